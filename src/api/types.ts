@@ -1,0 +1,51 @@
+// The v1 API subset kube-node reads and writes. The shapes come from `kubernetes-types`, the
+// generated TypeScript of the Kubernetes OpenAPI schema, so field names match kubectl's exactly.
+export type {
+  Pod,
+  PodSpec,
+  PodStatus,
+  PodCondition,
+  Container,
+  ContainerPort,
+  ContainerState,
+  ContainerStatus,
+  EnvVar,
+  Volume,
+  VolumeMount,
+  Probe,
+  PodList,
+  ConfigMap,
+  Secret,
+} from 'kubernetes-types/core/v1.js'
+export type {ObjectMeta} from 'kubernetes-types/meta/v1.js'
+
+import type {Pod} from 'kubernetes-types/core/v1.js'
+
+/** Where a pod came from: the file (and document index) or URL that defined it. */
+export interface PodSource {
+  /** `file`, `http` or `stdin`, as in the kubelet's `kubernetes.io/config.source`. */
+  kind: 'file' | 'http' | 'stdin'
+  /** The file path, URL or `-`. */
+  location: string
+  /** 0-based index of the YAML document (or List item) inside the location. */
+  document: number
+}
+
+/**
+ * A static pod after decoding, validation and defaulting: `pod.metadata.name`, `namespace` and
+ * `uid` are always set, `spec.nodeName` is the node.
+ */
+export interface StaticPod {
+  pod: Pod & {metadata: {name: string; namespace: string; uid: string}; spec: NonNullable<Pod['spec']>}
+  source: PodSource
+  /** The name written in the manifest, without the node suffix. */
+  manifestName: string
+}
+
+export type PodOperation = 'ADD' | 'UPDATE' | 'REMOVE' | 'RECONCILE'
+
+/** One change from the pod-config merge to the pod workers. */
+export interface PodUpdate {
+  op: PodOperation
+  pods: StaticPod[]
+}

@@ -1,0 +1,55 @@
+// The CRI as kube-node's core sees it: two narrow interfaces, implemented by cri/grpc (containerd),
+// decorated by cri/instrumented (deadlines, logs, metrics) and faked in test/support.
+// Every method rejects with a CriError naming the call.
+import type {
+  Container,
+  ContainerConfig,
+  ContainerFilter,
+  ContainerStatus,
+  ExecSyncResult,
+  Image,
+  ImageSpec,
+  PodSandbox,
+  PodSandboxConfig,
+  PodSandboxFilter,
+  PodSandboxStatus,
+  RuntimeCondition,
+  VersionInfo,
+} from './api.js'
+
+export interface RuntimeService {
+  version(): Promise<VersionInfo>
+  status(): Promise<RuntimeCondition[]>
+  /** Returns the new sandbox's ID. */
+  runPodSandbox(config: PodSandboxConfig, runtimeHandler?: string): Promise<string>
+  stopPodSandbox(podSandboxId: string): Promise<void>
+  removePodSandbox(podSandboxId: string): Promise<void>
+  podSandboxStatus(podSandboxId: string): Promise<PodSandboxStatus>
+  listPodSandbox(filter?: PodSandboxFilter): Promise<PodSandbox[]>
+  /** Returns the new container's ID. */
+  createContainer(podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Promise<string>
+  startContainer(containerId: string): Promise<void>
+  /** Sends the stop signal, then SIGKILL after `timeoutSeconds`. */
+  stopContainer(containerId: string, timeoutSeconds: number): Promise<void>
+  removeContainer(containerId: string): Promise<void>
+  listContainers(filter?: ContainerFilter): Promise<Container[]>
+  containerStatus(containerId: string): Promise<ContainerStatus>
+  execSync(containerId: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResult>
+  reopenContainerLog(containerId: string): Promise<void>
+}
+
+export interface ImageService {
+  listImages(filter?: ImageSpec): Promise<Image[]>
+  /** Resolves to null when the image is not present. */
+  imageStatus(image: ImageSpec): Promise<Image | null>
+  /** Returns the image reference (ID or digest) the runtime stored. */
+  pullImage(image: ImageSpec, sandboxConfig?: PodSandboxConfig): Promise<string>
+  removeImage(image: ImageSpec): Promise<void>
+}
+
+/** Both services, as a composition root hands them to the core. */
+export interface Runtime {
+  runtime: RuntimeService
+  images: ImageService
+  close(): void
+}

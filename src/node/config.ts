@@ -1,0 +1,24 @@
+// NodeConfig: everything the core needs to know about this node, built once from flags and the
+// KubeletConfiguration file by the commands, then passed down. The core never reads process.*.
+export interface NodeConfig {
+  nodeName: string
+  /** Pod data dirs (emptyDir volumes), state and the lock file live here. */
+  rootDir: string
+  /** Sandbox log directories are created under this (kubelet default /var/log/pods). */
+  podLogsDir: string
+  runtimeEndpoint: string
+  imageEndpoint: string
+  /** Deadline of every CRI call except image pulls, in milliseconds. */
+  runtimeRequestTimeoutMs: number
+  /** Host resolv.conf used for dnsPolicy Default and host-network ClusterFirst pods. */
+  resolvConf: string
+  clusterDNS: string[]
+  clusterDomain: string
+  /** How many pods are synced at the same time. */
+  parallelism: number
+}
+
+export const DEFAULT_RUNTIME_ENDPOINT = 'unix:///run/containerd/containerd.sock'
+export const DEFAULT_ROOT_DIR = '/var/lib/kube-node'
+export const DEFAULT_POD_LOGS_DIR = '/var/log/pods'
+export const DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS = 2 * 60 * 1000

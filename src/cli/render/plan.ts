@@ -1,0 +1,33 @@
+// `plan` and `run --dry-run`: per pod, the actions run would take and why.
+import type {PodPlan} from '../../node/plan.js'
+import {describeActions} from '../../sync/describe.js'
+import {renderTable} from './table.js'
+import {toJson, toYaml} from './output.js'
+import chalk from 'chalk'
+
+export function plansAsData(plans: PodPlan[]): unknown {
+  return {
+    pods: plans.map(({sp, plan}) => ({
+      name: plan.name,
+      namespace: plan.namespace,
+      uid: plan.uid,
+      source: sp.source.location,
+      sandboxId: plan.sandboxId,
+      actions: plan.actions,
+      blocked: plan.blocked,
+      terminal: plan.terminal,
+    })),
+  }
+}
+
+export function renderPlans(plans: PodPlan[], format: 'table' | 'json' | 'yaml', color: boolean): string {
+  if (format === 'json') return toJson(plansAsData(plans))
+  if (format === 'yaml') return toYaml(plansAsData(plans))
+  const rows: string[][] = []
+  for (const {plan} of plans) {
+    const lines = describeActions(plan)
+    lines.forEach((line, i) => rows.push([i === 0 ? plan.name : '', line]))
+    for (const b of plan.blocked) rows.push(['', `${b.name} is waiting: ${b.reason} (${b.message})`])
+  }
+  return renderTable(['POD', 'ACTION'], rows, {color, paint: (col, v) => (col === 'ACTION' && v === 'nothing to do' ? chalk.green(v) : v)})
+}

@@ -1,0 +1,26 @@
+// `get pods` and `run` results: kubectl-style tables, a v1 PodList as JSON/YAML, or names.
+import type {Pod} from '../../api/types.js'
+import {toPodList} from '../../node/get.js'
+import {podRow} from './pod-row.js'
+import {paintStatus, renderTable} from './table.js'
+import {toJson, toYaml, type OutputFormat} from './output.js'
+
+export function renderPods(items: Pod[], format: OutputFormat, color: boolean, now: number): string {
+  switch (format) {
+    case 'json':
+      return toJson(toPodList(items))
+    case 'yaml':
+      return toYaml(toPodList(items))
+    case 'name':
+      return items.map((p) => `pod/${p.metadata?.name ?? ''}\n`).join('')
+    case 'wide': {
+      const rows = items.map((p) => podRow(p, now)).map((r) => [r.name, r.ready, r.status, String(r.restarts), r.age, r.ip, r.node])
+      return renderTable(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE'], rows, {color, paint: paintStatus})
+    }
+    case 'table': {
+      if (items.length === 0) return ''
+      const rows = items.map((p) => podRow(p, now)).map((r) => [r.name, r.ready, r.status, String(r.restarts), r.age])
+      return renderTable(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'], rows, {color, paint: paintStatus})
+    }
+  }
+}

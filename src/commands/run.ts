@@ -1,0 +1,57 @@
+import {Flags} from '@oclif/core'
+import {BaseCommand} from '../cli/base-command.js'
+import {runPods} from '../node/run.js'
+import {createProgress} from '../cli/render/progress.js'
+import {renderRunResults} from '../cli/render/run-results.js'
+import {parseDuration} from '../util/duration.js'
+import {InvalidInputError, PodFailedError} from '../util/errors.js'
+import {planPods} from '../node/plan.js'
+import {renderPlans} from '../cli/render/plan.js'
+import {useColor} from '../cli/render/output.js'
+
+export default class Run extends BaseCommand<typeof Run> {
+  static override summary = 'Converge static pods once through the CRI, wait for them, and report.'
+  static override description =
+    'Reads the manifests, validates all of them (nothing changes if any is invalid), creates or updates the pods, waits until each reaches its goal (Running, Ready, or finished for run-to-completion pods) and prints one row per pod.'
+  static override examples = [
+    '<%= config.bin %> run -f manifests/hello.yaml',
+    '<%= config.bin %> run -f /etc/kubernetes/manifests --wait ready --timeout 10m',
+    'cat pod.yaml | <%= config.bin %> run -f - -o json',
+  ]
+  static override flags = {
+    filename: Flags.string({char: 'f', summary: 'Manifest file, directory, URL, or - for stdin.', required: true, multiple: true}),
+    wait: Flags.option({options: ['running', 'ready', 'none'] as const, default: 'running' as const, summary: 'What to wait for.'})(),
+    timeout: Flags.string({default: '5m', summary: 'How long to wait for all pods.'}),
+    output: Flags.option({char: 'o', options: ['table', 'json', 'yaml'] as const, default: 'table' as const, summary: 'Output format.'})(),
+    'dry-run': Flags.boolean({summary: 'Print the actions run would take, and change nothing.'}),
+  }
+
+  async run(): Promise<void> {
+    const {flags} = this
+    const timeoutMs = parseDuration(flags.timeout)
+    if (timeoutMs === undefined) throw new InvalidInputError(`--timeout: "${flags.timeout}" is not a duration such as 90s or 5m`)
+    const node = await this.kubeNode()
+    if (flags['dry-run']) {
+      this.out(renderPlans(await planPods(node, flags.filename), flags.output === 'table' ? 'table' : flags.output, useColor()))
+      return
+    }
+    const progress = createProgress({tty: Boolean(process.stderr.isTTY) && !process.env['NO_COLOR'], quiet: flags.output !== 'table' && !process.stderr.isTTY})
+    const abort = new AbortController()
+    const onSignal = (): void => abort.abort()
+    process.once('SIGINT', onSignal)
+    process.once('SIGTERM', onSignal)
+    let results
+    try {
+      results = await runPods(node, flags.filename, {wait: flags.wait, timeoutMs, signal: abort.signal}, (e) => progress.onEvent(e))
+    } finally {
+      progress.stop()
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    }
+    this.out(renderRunResults(results, flags.output, useColor(), node.clock.now()))
+    const failed = results.filter((r) => r.outcome !== 'done')
+    if (failed.length > 0) {
+      throw new PodFailedError(failed.map((r) => `pod ${r.sp.pod.metadata.name} ${r.outcome === 'timeout' ? 'did not reach its goal' : 'failed'}: ${r.reason}`).join('; '))
+    }
+  }
+}

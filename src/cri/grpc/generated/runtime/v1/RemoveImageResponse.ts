@@ -1,0 +1,8 @@
+// Original file: proto/api.proto
+
+
+export interface RemoveImageResponse {
+}
+
+export interface RemoveImageResponse__Output {
+}

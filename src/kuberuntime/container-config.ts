@@ -1,0 +1,221 @@
+// ContainerConfig for one container of a static pod, as the kubelet builds it
+// (kuberuntime_container.go generateContainerConfig, kuberuntime_container_linux.go,
+// security_context.go, labels.go). Pure.
+import {posix} from 'node:path'
+import type {Container, Pod, StaticPod} from '../api/types.js'
+import type {
+  ContainerConfig,
+  LinuxContainerResources,
+  LinuxContainerSecurityContext,
+  Mount,
+  MountPropagation,
+  PodSandboxConfig,
+  SecurityProfile,
+} from '../cri/api.js'
+import {InvalidInputError} from '../util/errors.js'
+import {quantityMilliValue, quantityValue} from '../util/quantity.js'
+import {buildEnv, expandAll} from './env.js'
+import {HASH_VERSION, containerHash} from './hash.js'
+import {
+  CONTAINER_HASH_ANNOTATION,
+  CONTAINER_NAME_LABEL,
+  CONTAINER_PORTS_ANNOTATION,
+  CONTAINER_RESTART_COUNT_ANNOTATION,
+  CONTAINER_TYPE_LABEL,
+  HASH_VERSION_ANNOTATION,
+  MANAGED_BY_LABEL,
+  MANAGED_BY_VALUE,
+  POD_NAME_LABEL,
+  POD_NAMESPACE_LABEL,
+  POD_TERMINATION_GRACE_PERIOD_ANNOTATION,
+  POD_UID_LABEL,
+  PRESTOP_HANDLER_ANNOTATION,
+  TERMINATION_MESSAGE_PATH_ANNOTATION,
+  TERMINATION_MESSAGE_POLICY_ANNOTATION,
+} from './labels.js'
+import type {ContainerType} from './model.js'
+import {containerLogPath, emptyDirPath} from './naming.js'
+import {namespaceOptions, supplementalGroups} from './sandbox-config.js'
+
+export interface ContainerContext {
+  /** The restart count the new container gets (CRI metadata.attempt). */
+  restartCount: number
+  rootDir: string
+  /** The sandbox's IP, for the downward API; empty on the host network. */
+  podIP: string
+  containerType: ContainerType
+  sandboxConfig: PodSandboxConfig
+}
+
+// The kubelet's defaults for a container with the Default procMount
+// (pkg/securitycontext/util.go). containerd (internal/cri container_create_linux.go) clears its
+// own OCI defaults and applies only the paths it is sent, so they must be sent here.
+export const DEFAULT_MASKED_PATHS: readonly string[] = [
+  '/proc/asound',
+  '/proc/acpi',
+  '/proc/kcore',
+  '/proc/keys',
+  '/proc/latency_stats',
+  '/proc/timer_list',
+  '/proc/timer_stats',
+  '/proc/sched_debug',
+  '/proc/scsi',
+  '/sys/firmware',
+  '/sys/devices/virtual/powercap',
+]
+export const DEFAULT_READONLY_PATHS: readonly string[] = ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger']
+
+// cgroup CPU constants of the kubelet (pkg/kubelet/cm/helpers_linux.go).
+const MIN_SHARES = 2
+const SHARES_PER_CPU = 1024
+const QUOTA_PERIOD = 100_000
+const MIN_QUOTA = 1000
+
+/** CPU shares from the request (or the limit when only a limit is set), quota and period from
+ * the CPU limit, memory limit in bytes. No request gives the minimum shares, as in the kubelet. */
+export function containerResources(container: Container): LinuxContainerResources {
+  const requests = container.resources?.requests ?? {}
+  const limits = container.resources?.limits ?? {}
+  const cpuRequest = requests['cpu'] ?? limits['cpu']
+  const milliRequest = cpuRequest !== undefined ? quantityMilliValue(cpuRequest) : 0
+  const cpuShares = Math.max(MIN_SHARES, Math.floor((milliRequest * SHARES_PER_CPU) / 1000))
+  let cpuQuota = 0
+  let cpuPeriod = 0
+  if (limits['cpu'] !== undefined) {
+    const milliLimit = quantityMilliValue(limits['cpu'])
+    cpuPeriod = QUOTA_PERIOD
+    cpuQuota = milliLimit === 0 ? 0 : Math.max(MIN_QUOTA, Math.floor((milliLimit * QUOTA_PERIOD) / 1000))
+  }
+  const memoryLimitInBytes = limits['memory'] !== undefined ? quantityValue(limits['memory']) : 0
+  // oomScoreAdj stays 0: kube-node does not compute QoS classes yet.
+  return {cpuPeriod, cpuQuota, cpuShares, memoryLimitInBytes, oomScoreAdj: 0, cpusetCpus: '', cpusetMems: ''}
+}
+
+function seccompProfile(pod: Pod, container: Container, rootDir: string): SecurityProfile {
+  const profile = container.securityContext?.seccompProfile ?? pod.spec?.securityContext?.seccompProfile
+  if (profile?.type === 'Unconfined') return {profileType: 'Unconfined', localhostRef: ''}
+  if (profile?.type === 'Localhost') {
+    // Like the kubelet, Localhost profiles are files under <root-dir>/seccomp.
+    return {profileType: 'Localhost', localhostRef: posix.join(rootDir, 'seccomp', profile.localhostProfile ?? '')}
+  }
+  return {profileType: 'RuntimeDefault', localhostRef: ''}
+}
+
+/** The container's effective security context: container settings override the pod's. */
+export function containerSecurityContext(pod: Pod, container: Container, rootDir: string): LinuxContainerSecurityContext {
+  const podSc = pod.spec?.securityContext
+  const sc = container.securityContext
+  const privileged = sc?.privileged === true
+  const out: LinuxContainerSecurityContext = {
+    privileged,
+    namespaceOptions: namespaceOptions(pod),
+    seccomp: seccompProfile(pod, container, rootDir),
+  }
+  if (sc?.capabilities) {
+    out.capabilities = {addCapabilities: [...(sc.capabilities.add ?? [])], dropCapabilities: [...(sc.capabilities.drop ?? [])]}
+  }
+  const runAsUser = sc?.runAsUser ?? podSc?.runAsUser
+  if (runAsUser !== undefined) out.runAsUser = {value: runAsUser}
+  const runAsGroup = sc?.runAsGroup ?? podSc?.runAsGroup
+  if (runAsGroup !== undefined) out.runAsGroup = {value: runAsGroup}
+  const groups = supplementalGroups(pod)
+  if (groups.length > 0) out.supplementalGroups = groups
+  if (sc?.readOnlyRootFilesystem === true) out.readonlyRootfs = true
+  if (sc?.allowPrivilegeEscalation === false) out.noNewPrivs = true
+  // Privileged containers see everything; an Unmasked procMount asks for no masking.
+  if (!privileged && sc?.procMount !== 'Unmasked') {
+    out.maskedPaths = [...DEFAULT_MASKED_PATHS]
+    out.readonlyPaths = [...DEFAULT_READONLY_PATHS]
+  }
+  return out
+}
+
+function propagation(mode: string | undefined): MountPropagation {
+  if (mode === 'HostToContainer') return 'PROPAGATION_HOST_TO_CONTAINER'
+  if (mode === 'Bidirectional') return 'PROPAGATION_BIDIRECTIONAL'
+  return 'PROPAGATION_PRIVATE'
+}
+
+function withSubPath(base: string, subPath: string | undefined, field: string): string {
+  if (!subPath) return base
+  // A subPath must stay inside its volume.
+  if (posix.isAbsolute(subPath) || subPath.split('/').includes('..')) {
+    throw new InvalidInputError(`${field}: subPath ${JSON.stringify(subPath)} must be a relative path without '..'`)
+  }
+  return posix.join(base, subPath)
+}
+
+/**
+ * Mounts for the container's volumeMounts: hostPath volumes mount their path, emptyDir volumes
+ * their directory under the pod's data dir. Other volume kinds are not supported yet and are
+ * left out.
+ */
+export function buildMounts(pod: Pod, container: Container, rootDir: string): Mount[] {
+  const uid = pod.metadata?.uid ?? ''
+  const volumes = pod.spec?.volumes ?? []
+  const mounts: Mount[] = []
+  for (const vm of container.volumeMounts ?? []) {
+    const volume = volumes.find((v) => v.name === vm.name)
+    let hostPath: string
+    if (volume?.hostPath) hostPath = volume.hostPath.path
+    else if (volume?.emptyDir) hostPath = emptyDirPath(rootDir, uid, volume.name)
+    else continue
+    mounts.push({
+      containerPath: vm.mountPath,
+      hostPath: withSubPath(hostPath, vm.subPath, `container ${container.name}, volumeMount ${vm.name}`),
+      readonly: vm.readOnly === true,
+      selinuxRelabel: false,
+      propagation: propagation(vm.mountPropagation),
+    })
+  }
+  return mounts
+}
+
+function containerAnnotations(pod: StaticPod['pod'], container: Container, restartCount: number): Record<string, string> {
+  const annotations: Record<string, string> = {
+    [CONTAINER_HASH_ANNOTATION]: containerHash(pod, container, HASH_VERSION),
+    [HASH_VERSION_ANNOTATION]: HASH_VERSION,
+    [CONTAINER_RESTART_COUNT_ANNOTATION]: String(restartCount),
+    [TERMINATION_MESSAGE_PATH_ANNOTATION]: container.terminationMessagePath ?? '',
+    [TERMINATION_MESSAGE_POLICY_ANNOTATION]: container.terminationMessagePolicy ?? '',
+  }
+  const grace = pod.spec.terminationGracePeriodSeconds
+  if (grace !== undefined && grace !== null) annotations[POD_TERMINATION_GRACE_PERIOD_ANNOTATION] = String(grace)
+  const preStop = container.lifecycle?.preStop
+  if (preStop) annotations[PRESTOP_HANDLER_ANNOTATION] = JSON.stringify(preStop)
+  if (container.ports && container.ports.length > 0) annotations[CONTAINER_PORTS_ANNOTATION] = JSON.stringify(container.ports)
+  return annotations
+}
+
+export function buildContainerConfig(sp: StaticPod, container: Container, ctx: ContainerContext): ContainerConfig {
+  const pod = sp.pod
+  const {name, namespace, uid} = pod.metadata
+  const envs = buildEnv(pod, container, {podIP: ctx.podIP})
+  const vars = new Map(envs.map((e) => [e.key, e.value]))
+  return {
+    metadata: {name: container.name, attempt: ctx.restartCount},
+    image: {image: container.image ?? '', userSpecifiedImage: container.image ?? ''},
+    command: expandAll(container.command, vars),
+    args: expandAll(container.args, vars),
+    workingDir: container.workingDir ?? '',
+    envs,
+    mounts: buildMounts(pod, container, ctx.rootDir),
+    labels: {
+      [POD_NAME_LABEL]: name,
+      [POD_NAMESPACE_LABEL]: namespace,
+      [POD_UID_LABEL]: uid,
+      [CONTAINER_NAME_LABEL]: container.name,
+      [MANAGED_BY_LABEL]: MANAGED_BY_VALUE,
+      [CONTAINER_TYPE_LABEL]: ctx.containerType,
+    },
+    annotations: containerAnnotations(pod, container, ctx.restartCount),
+    logPath: containerLogPath(container.name, ctx.restartCount),
+    stdin: container.stdin === true,
+    stdinOnce: container.stdinOnce === true,
+    tty: container.tty === true,
+    linux: {
+      resources: containerResources(container),
+      securityContext: containerSecurityContext(pod, container, ctx.rootDir),
+    },
+  }
+}

@@ -1,0 +1,24 @@
+// Where a pod's files live on the host. Log paths follow the kubelet (pkg/kubelet/kuberuntime
+// helpers.go) so that tools reading /var/log/pods find kube-node's logs; pod data dirs follow
+// the kubelet's <root>/pods/<uid> layout under kube-node's own root dir.
+import {posix} from 'node:path'
+
+/** `<podLogsDir>/<namespace>_<podName>_<uid>`: the sandbox's log directory. */
+export function podLogDirectory(podLogsDir: string, namespace: string, podName: string, uid: string): string {
+  return posix.join(podLogsDir, `${namespace}_${podName}_${uid}`)
+}
+
+/** `<containerName>/<restartCount>.log`, relative to the pod's log directory. */
+export function containerLogPath(containerName: string, restartCount: number): string {
+  return `${containerName}/${restartCount}.log`
+}
+
+/** `<rootDir>/pods/<uid>`: the pod's data directory. */
+export function podDataDir(rootDir: string, uid: string): string {
+  return posix.join(rootDir, 'pods', uid)
+}
+
+/** `<rootDir>/pods/<uid>/volumes/kubernetes.io~empty-dir/<volumeName>`, as the kubelet names it. */
+export function emptyDirPath(rootDir: string, uid: string, volumeName: string): string {
+  return posix.join(podDataDir(rootDir, uid), 'volumes', 'kubernetes.io~empty-dir', volumeName)
+}

@@ -1,0 +1,52 @@
+// Reads kube-node's pods back from the runtime: one ListPodSandbox and one ListContainers call
+// (filtered by kube-node's label), plus the status calls that only the runtime can answer
+// (exit codes and times of containers, IPs of ready sandboxes).
+import type {ContainerStatus} from '../cri/api.js'
+import type {RuntimeService} from '../cri/port.js'
+import type {RuntimePod} from './model.js'
+import {MANAGED_BY_LABEL, MANAGED_BY_VALUE, POD_UID_LABEL} from './labels.js'
+import {buildRuntimePods} from './runtime-status.js'
+import {CriError} from '../util/errors.js'
+
+export interface ReadOptions {
+  /** Only this pod. */
+  uid?: string
+}
+
+export async function readRuntimePods(runtime: RuntimeService, opts: ReadOptions = {}): Promise<RuntimePod[]> {
+  const labelSelector: Record<string, string> = {[MANAGED_BY_LABEL]: MANAGED_BY_VALUE}
+  if (opts.uid) labelSelector[POD_UID_LABEL] = opts.uid
+  const [sandboxes, containers] = await Promise.all([
+    runtime.listPodSandbox({labelSelector}),
+    runtime.listContainers({labelSelector}),
+  ])
+  const statuses = new Map<string, ContainerStatus>()
+  const sandboxIps = new Map<string, string>()
+  await Promise.all([
+    ...containers.map(async (c) => {
+      const s = await ignoreNotFound(runtime.containerStatus(c.id))
+      if (s) statuses.set(c.id, s)
+    }),
+    ...sandboxes
+      .filter((s) => s.state === 'SANDBOX_READY')
+      .map(async (s) => {
+        const st = await ignoreNotFound(runtime.podSandboxStatus(s.id))
+        if (st?.network?.ip) sandboxIps.set(s.id, st.network.ip)
+      }),
+  ])
+  return buildRuntimePods({sandboxes, containers, statuses, sandboxIps})
+}
+
+export async function readRuntimePod(runtime: RuntimeService, uid: string): Promise<RuntimePod | undefined> {
+  return (await readRuntimePods(runtime, {uid})).find((p) => p.uid === uid)
+}
+
+// A container or sandbox can disappear between the list and the status call.
+async function ignoreNotFound<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p
+  } catch (err) {
+    if (err instanceof CriError && err.code === 'NotFound') return undefined
+    throw err
+  }
+}

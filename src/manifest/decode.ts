@@ -1,0 +1,109 @@
+// Text → Kubernetes objects. A location may hold one object, several `---`-separated YAML
+// documents, or a v1 `List`/`PodList`; JSON is YAML too. Empty and comment-only documents are
+// skipped (they still count in the document numbering, see where.ts). Pure.
+import {parseAllDocuments} from 'yaml'
+import type {FieldIssue} from '../util/errors.js'
+import {errorMessage} from '../util/errors.js'
+import {isObject, show, typeName, type JsonObject} from './check.js'
+import {issueAt, type DocumentRef} from './where.js'
+
+export type DecodedKind = 'Pod' | 'ConfigMap' | 'Secret'
+
+export interface DecodedObject {
+  kind: DecodedKind
+  ref: DocumentRef
+  /** The object as written (not yet validated beyond apiVersion and kind). */
+  object: JsonObject
+}
+
+export interface DecodeResult {
+  objects: DecodedObject[]
+  issues: FieldIssue[]
+}
+
+const OBJECT_KINDS: readonly string[] = ['Pod', 'ConfigMap', 'Secret']
+
+export function decodeManifest(location: string, text: string): DecodeResult {
+  const objects: DecodedObject[] = []
+  const issues: FieldIssue[] = []
+  parseAllDocuments(text, {version: '1.2', uniqueKeys: true}).forEach((doc, document) => {
+    const ref: DocumentRef = {location, document}
+    if (doc.errors.length > 0) {
+      // One sentence per syntax error; the library's message already says "at line L, column C".
+      for (const err of doc.errors) issues.push(issueAt(ref, '', `invalid YAML: ${firstLine(err.message)}`))
+      return
+    }
+    let value: unknown
+    try {
+      value = doc.toJS({maxAliasCount: 100})
+    } catch (err) {
+      issues.push(issueAt(ref, '', `invalid YAML: ${errorMessage(err)}`))
+      return
+    }
+    if (value === null || value === undefined) return
+    decodeValue(value, ref, objects, issues)
+  })
+  return {objects, issues}
+}
+
+function decodeValue(value: unknown, ref: DocumentRef, objects: DecodedObject[], issues: FieldIssue[]): void {
+  if (!isObject(value)) {
+    issues.push(issueAt(ref, '', `must be a Kubernetes object with apiVersion and kind, got ${typeName(value)}`))
+    return
+  }
+  const kind = value['kind']
+  if (!checkApiVersion(value, ref, issues)) return
+  if (kind === 'List' || kind === 'PodList') {
+    decodeList(value, kind, ref, objects, issues)
+  } else if (typeof kind === 'string' && OBJECT_KINDS.includes(kind)) {
+    objects.push({kind: kind as DecodedKind, ref, object: value})
+  } else {
+    issues.push(issueAt(ref, 'kind', kindMessage(kind)))
+  }
+}
+
+function decodeList(list: JsonObject, kind: 'List' | 'PodList', ref: DocumentRef, objects: DecodedObject[], issues: FieldIssue[]): void {
+  const items = list['items']
+  if (items === undefined || items === null) return
+  if (!Array.isArray(items)) {
+    issues.push(issueAt(ref, 'items', `must be a list, got ${typeName(items)}`))
+    return
+  }
+  items.forEach((item: unknown, i) => {
+    const itemRef: DocumentRef = {...ref, item: i}
+    if (!isObject(item)) {
+      issues.push(issueAt(itemRef, '', `must be an object, got ${typeName(item)}`))
+      return
+    }
+    // A PodList's items may leave out apiVersion and kind (the API server writes them that way).
+    if (kind === 'PodList' && item['kind'] === undefined && item['apiVersion'] === undefined) {
+      objects.push({kind: 'Pod', ref: itemRef, object: item})
+      return
+    }
+    if (item['kind'] === 'List' || item['kind'] === 'PodList') {
+      issues.push(issueAt(itemRef, 'kind', `a ${String(item['kind'])} may not be nested in a ${kind}`))
+      return
+    }
+    if (kind === 'PodList' && item['kind'] !== 'Pod') {
+      issues.push(issueAt(itemRef, 'kind', `must be Pod in a PodList, got ${show(item['kind'])}`))
+      return
+    }
+    decodeValue(item, itemRef, objects, issues)
+  })
+}
+
+function checkApiVersion(obj: JsonObject, ref: DocumentRef, issues: FieldIssue[]): boolean {
+  const v = obj['apiVersion']
+  if (v === 'v1') return true
+  issues.push(issueAt(ref, 'apiVersion', v === undefined || v === null || v === '' ? 'must be set to v1' : `must be v1, got ${show(v)}`))
+  return false
+}
+
+function kindMessage(kind: unknown): string {
+  if (kind === undefined || kind === null || kind === '') return 'must be set (Pod, List or PodList)'
+  return `must be Pod, List or PodList (ConfigMap and Secret are also accepted), got ${show(kind)}`
+}
+
+function firstLine(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/:\s*$/, '')
+}

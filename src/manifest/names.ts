@@ -1,0 +1,68 @@
+// Name rules of the Kubernetes API (apimachinery validation), as predicates that return the
+// reason a value is wrong, or undefined when it is valid. Pure.
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/
+const IANA_SVC_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/
+
+/** A DNS-1123 label: container, volume, port-less names and namespaces. */
+export function dnsLabelError(value: string): string | undefined {
+  if (value.length > 63) return `must be no more than 63 characters, got ${value.length}`
+  if (!DNS_LABEL.test(value)) {
+    return `"${value}" must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit`
+  }
+  return undefined
+}
+
+/** A DNS-1123 subdomain: object names. */
+export function dnsSubdomainError(value: string): string | undefined {
+  if (value.length > 253) return `must be no more than 253 characters, got ${value.length}`
+  if (!DNS_SUBDOMAIN.test(value)) {
+    return `"${value}" must be a DNS-1123 subdomain: lower-case letters, digits, '-' and '.', starting and ending with a letter or digit`
+  }
+  return undefined
+}
+
+/** A label or annotation key: an optional DNS subdomain prefix and '/', then a name of ≤63 chars. */
+export function qualifiedNameError(key: string): string | undefined {
+  const parts = key.split('/')
+  if (parts.length > 2) return `key "${key}" must be a name with an optional prefix and '/'`
+  const name = parts[parts.length - 1]!
+  if (parts.length === 2) {
+    const prefix = parts[0]!
+    if (prefix === '') return `key "${key}" has an empty prefix`
+    const prefixError = dnsSubdomainError(prefix)
+    if (prefixError) return `key "${key}" has an invalid prefix: ${prefixError}`
+  }
+  if (name === '') return `key "${key}" has an empty name`
+  if (name.length > 63) return `key "${key}": name part must be no more than 63 characters`
+  if (!QUALIFIED_NAME.test(name)) {
+    return `key "${key}" must consist of letters, digits, '-', '_' or '.', starting and ending with a letter or digit`
+  }
+  return undefined
+}
+
+/** A label value: empty, or ≤63 chars of the qualified-name alphabet. */
+export function labelValueError(value: string): string | undefined {
+  if (value.length > 63) return `must be no more than 63 characters, got ${value.length}`
+  if (value !== '' && !QUALIFIED_NAME.test(value)) {
+    return `"${value}" must consist of letters, digits, '-', '_' or '.', starting and ending with a letter or digit`
+  }
+  return undefined
+}
+
+/** A port name (IANA_SVC_NAME): ≤15 chars, lower-case, at least one letter, no "--". */
+export function portNameError(value: string): string | undefined {
+  if (value.length > 15) return `must be no more than 15 characters, got ${value.length}`
+  if (!IANA_SVC_NAME.test(value) || value.includes('--') || !/[a-z]/.test(value)) {
+    return `"${value}" must be a port name: lower-case letters, digits and '-', at least one letter, no "--"`
+  }
+  return undefined
+}
+
+/** A Kubernetes resource quantity such as `100m`, `64Mi`, `1.5`, `2e3`. */
+export function isQuantity(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0
+  return typeof value === 'string' && /^\+?(\d+(\.\d*)?|\.\d+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?$/.test(value)
+}

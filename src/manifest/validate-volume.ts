@@ -1,0 +1,100 @@
+// Validation of `spec.volumes`. kube-node can provide node-local volumes (emptyDir, hostPath)
+// and manifest-defined data (configMap, secret, downwardAPI, projected); anything that needs
+// the API server or a storage plugin is reported as unsupported. Pure.
+import {checkBoolean, checkEnum, getInteger, getItem, getList, getObject, getString, isObject, nested, UNSUPPORTED, type JsonObject, type Report} from './check.js'
+import {dnsLabelError, isQuantity} from './names.js'
+
+export const SUPPORTED_SOURCES = ['emptyDir', 'hostPath', 'configMap', 'secret', 'downwardAPI', 'projected'] as const
+const UNSUPPORTED_SOURCES = [
+  'persistentVolumeClaim', 'ephemeral', 'csi', 'image', 'awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs',
+  'cinder', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'gitRepo', 'glusterfs', 'iscsi', 'nfs',
+  'photonPersistentDisk', 'portworxVolume', 'quobyte', 'rbd', 'scaleIO', 'storageos', 'vsphereVolume',
+] as const
+const ALL_SOURCES: readonly string[] = [...SUPPORTED_SOURCES, ...UNSUPPORTED_SOURCES]
+
+const HOST_PATH_TYPES = ['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice']
+
+/** Validates `spec.volumes` (report prefixed with `spec`); returns the valid volume names. */
+export function validateVolumes(report: Report, v: unknown): Set<string> {
+  const names = new Set<string>()
+  getList(report, 'volumes', v)?.forEach((item, i) => {
+    const f = `volumes[${i}]`
+    const vol = getItem(report, f, item)
+    if (!vol) return
+    const r = nested(report, f)
+    const name = getString(r, 'name', vol['name'])
+    if (!name) r('name', 'must be set')
+    else {
+      const err = dnsLabelError(name)
+      if (err) r('name', err)
+      else if (names.has(name)) r('name', `must be unique: volume "${name}" is defined twice`)
+      names.add(name)
+    }
+    const present = ALL_SOURCES.filter((k) => vol[k] !== undefined && vol[k] !== null)
+    // No source at all is fine: it becomes an emptyDir, as in the API defaults.
+    if (present.length > 1) r('', `must have exactly one volume source, got ${present.length} (${present.join(', ')})`)
+    for (const k of present) {
+      if ((UNSUPPORTED_SOURCES as readonly string[]).includes(k)) r(k, UNSUPPORTED)
+      else validateSource(r, k, vol[k])
+    }
+  })
+  return names
+}
+
+function validateSource(r: Report, kind: string, value: unknown): void {
+  const src = getObject(r, kind, value)
+  if (!src) return
+  const s = nested(r, kind)
+  switch (kind) {
+    case 'emptyDir':
+      checkEnum(s, 'medium', src['medium'], ['', 'Memory', 'HugePages'])
+      if (src['sizeLimit'] !== undefined && !isQuantity(src['sizeLimit'])) s('sizeLimit', 'must be a quantity such as "1Gi"')
+      break
+    case 'hostPath': {
+      const path = getString(s, 'path', src['path'])
+      if (!path) s('path', 'must be set')
+      else if (!path.startsWith('/')) s('path', `must be an absolute path, got "${path}"`)
+      checkEnum(s, 'type', src['type'], HOST_PATH_TYPES)
+      break
+    }
+    case 'configMap':
+    case 'secret':
+      validateDataSource(s, src, kind === 'secret' ? 'secretName' : 'name')
+      break
+    case 'downwardAPI':
+      getInteger(s, 'defaultMode', src['defaultMode'], 0, 0o777)
+      getList(s, 'items', src['items'])
+      break
+    case 'projected':
+      getInteger(s, 'defaultMode', src['defaultMode'], 0, 0o777)
+      getList(s, 'sources', src['sources'])?.forEach((p, i) => {
+        const pf = `sources[${i}]`
+        const proj = getItem(s, pf, p)
+        if (!proj) return
+        for (const key of Object.keys(proj)) {
+          if (key === 'configMap' || key === 'secret') {
+            const inner = getObject(s, `${pf}.${key}`, proj[key])
+            if (inner) validateDataSource(nested(s, `${pf}.${key}`), inner, 'name')
+          } else if (key !== 'downwardAPI' && isObject(proj[key])) {
+            // serviceAccountToken, clusterTrustBundle, podCertificate need the API server.
+            s(`${pf}.${key}`, UNSUPPORTED)
+          }
+        }
+      })
+      break
+  }
+}
+
+function validateDataSource(s: Report, src: JsonObject, nameKey: 'name' | 'secretName'): void {
+  if (!getString(s, nameKey, src[nameKey])) s(nameKey, 'must be set')
+  getInteger(s, 'defaultMode', src['defaultMode'], 0, 0o777)
+  checkBoolean(s, 'optional', src['optional'])
+  getList(s, 'items', src['items'])?.forEach((it, i) => {
+    const item = getItem(s, `items[${i}]`, it)
+    if (!item) return
+    if (!getString(s, `items[${i}].key`, item['key'])) s(`items[${i}].key`, 'must be set')
+    const path = getString(s, `items[${i}].path`, item['path'])
+    if (!path) s(`items[${i}].path`, 'must be set')
+    else if (path.startsWith('/') || path.split('/').includes('..')) s(`items[${i}].path`, `must be a relative path without "..", got "${path}"`)
+  })
+}

@@ -1,0 +1,70 @@
+// The composition root: createNode(config) wires the real runtime client, the instrumentation,
+// the host's DNS settings and the sync context. Commands call this and nothing deeper.
+import {readFile} from 'node:fs/promises'
+import type {DNSConfig} from '../cri/api.js'
+import type {Runtime} from '../cri/port.js'
+import type {NodeConfig} from './config.js'
+import type {Logger} from '../util/logger.js'
+import {realClock, type Clock} from '../util/clock.js'
+import {createGrpcRuntime} from '../cri/grpc/client.js'
+import {instrumentRuntime} from '../cri/instrumented.js'
+import {parseResolvConf} from '../kuberuntime/dns.js'
+import {BackOff} from '../sync/backoff.js'
+import {nodeHostFs, type HostFs} from '../sync/host-fs.js'
+import type {SyncContext} from '../sync/sync-pod.js'
+
+export interface KubeNode {
+  config: NodeConfig
+  runtime: Runtime
+  logger: Logger
+  clock: Clock
+  fs: HostFs
+  sync: SyncContext
+  close(): void
+}
+
+export interface NodeOverrides {
+  /** A runtime to use instead of dialling config.runtimeEndpoint (tests, benchmarks). */
+  runtime?: Runtime
+  clock?: Clock
+  fs?: HostFs
+}
+
+async function readHostDns(path: string, logger: Logger): Promise<DNSConfig> {
+  if (!path) return {servers: [], searches: [], options: []}
+  try {
+    return parseResolvConf(await readFile(path, 'utf8'))
+  } catch (err) {
+    logger.warn('Could not read the host resolv.conf; pods using it get no DNS servers', {path, err})
+    return {servers: [], searches: [], options: []}
+  }
+}
+
+export async function createNode(config: NodeConfig, logger: Logger, overrides: NodeOverrides = {}): Promise<KubeNode> {
+  const clock = overrides.clock ?? realClock
+  const fs = overrides.fs ?? nodeHostFs
+  const raw =
+    overrides.runtime ??
+    createGrpcRuntime({
+      runtimeEndpoint: config.runtimeEndpoint,
+      imageEndpoint: config.imageEndpoint,
+      callTimeoutMs: config.runtimeRequestTimeoutMs,
+    })
+  const runtime = instrumentRuntime(raw, {logger, clock})
+  const hostDns = await readHostDns(config.resolvConf, logger)
+  const sync: SyncContext = {
+    clock,
+    backOff: new BackOff(),
+    deps: {
+      runtime,
+      fs,
+      logger,
+      rootDir: config.rootDir,
+      podLogsDir: config.podLogsDir,
+      hostDns,
+      clusterDNS: config.clusterDNS,
+      clusterDomain: config.clusterDomain,
+    },
+  }
+  return {config, runtime, logger, clock, fs, sync, close: () => raw.close()}
+}

@@ -1,0 +1,37 @@
+// `down` and `delete pod`: the terminating path for pods chosen by manifest, by name, or all of
+// kube-node's pods. Pods kube-node did not create are never touched (readRuntimePods only sees
+// sandboxes with kube-node's label).
+import type {KubeNode} from './create-node.js'
+import {loadStaticPods} from '../manifest/load.js'
+import {listManagedPods, matchesName, type ManagedPod} from './pods.js'
+import {terminatePod} from '../sync/terminate.js'
+import {NotFoundError} from '../util/errors.js'
+
+export type DownSelector = {locations: string[]} | {all: true} | {names: string[]}
+
+export interface DownResult {
+  /** Full names of the pods that were stopped and removed. */
+  removed: string[]
+}
+
+async function select(node: KubeNode, sel: DownSelector): Promise<ManagedPod[]> {
+  const pods = await listManagedPods(node)
+  if ('all' in sel) return pods
+  if ('names' in sel) {
+    return sel.names.map((n) => {
+      const p = pods.find((x) => matchesName(x, n))
+      if (!p) throw new NotFoundError(`pod "${n}" not found`)
+      return p
+    })
+  }
+  const {pods: wanted} = await loadStaticPods(sel.locations, {nodeName: node.config.nodeName})
+  const uids = new Map(wanted.map((sp) => [sp.pod.metadata.uid, sp]))
+  return pods.filter((p) => uids.has(p.observed.uid)).map((p) => ({...p, sp: uids.get(p.observed.uid)!}))
+}
+
+export async function downPods(node: KubeNode, sel: DownSelector): Promise<DownResult> {
+  const pods = await select(node, sel)
+  const deps = {runtime: node.runtime.runtime, fs: node.fs, logger: node.logger, rootDir: node.config.rootDir, podLogsDir: node.config.podLogsDir}
+  await Promise.all(pods.map((p) => terminatePod(deps, p.observed, p.sp.pod)))
+  return {removed: pods.map((p) => p.observed.name)}
+}

@@ -1,0 +1,17 @@
+// `plan` and `run --dry-run`: what run would do, computed against the runtime's current state.
+// Reads only; never changes the runtime or the root dir.
+import type {StaticPod} from '../api/types.js'
+import type {PodActions} from '../sync/actions.js'
+import type {KubeNode} from './create-node.js'
+import {loadStaticPods} from '../manifest/load.js'
+import {planPod} from '../sync/sync-pod.js'
+
+export interface PodPlan {
+  sp: StaticPod
+  plan: PodActions
+}
+
+export async function planPods(node: KubeNode, locations: string[]): Promise<PodPlan[]> {
+  const {pods} = await loadStaticPods(locations, {nodeName: node.config.nodeName})
+  return Promise.all(pods.map(async (sp) => ({sp, plan: (await planPod(node.sync, sp, new Map())).plan})))
+}

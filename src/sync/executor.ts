@@ -1,0 +1,192 @@
+// Applies a PodActions plan through the CRI, in the order the plan lists (see actions.ts), the
+// way the kubelet's SyncPod runs its numbered steps. It decides nothing itself: it only turns
+// failures into the waiting reasons the kubelet would show (ErrImagePull, CreateContainerError…).
+import type {DNSConfig, PodSandboxConfig} from '../cri/api.js'
+import type {Runtime} from '../cri/port.js'
+import type {StaticPod, Container} from '../api/types.js'
+import type {RuntimePod} from '../kuberuntime/model.js'
+import type {Logger} from '../util/logger.js'
+import type {HostFs} from './host-fs.js'
+import type {PodActions, StartContainerAction} from './actions.js'
+import {buildSandboxConfig} from '../kuberuntime/sandbox-config.js'
+import {buildContainerConfig} from '../kuberuntime/container-config.js'
+import {emptyDirPath, podLogDirectory} from '../kuberuntime/naming.js'
+import {CriError, errorMessage} from '../util/errors.js'
+import {stopPodSandboxes, stopContainerGracefully} from './kill.js'
+
+export interface ExecutorDeps {
+  runtime: Runtime
+  fs: HostFs
+  logger: Logger
+  rootDir: string
+  podLogsDir: string
+  hostDns: DNSConfig
+  clusterDNS: string[]
+  clusterDomain: string
+}
+
+export type WaitingReason =
+  | 'ErrImagePull'
+  | 'CreateContainerConfigError'
+  | 'CreateContainerError'
+  | 'RunContainerError'
+  | 'CreatePodSandboxError'
+
+export interface StepFailure {
+  /** Container name, or '' for a pod-level failure. */
+  container: string
+  reason: WaitingReason
+  message: string
+  /** True when retrying cannot help (e.g. the image does not exist). */
+  permanent: boolean
+}
+
+export interface ExecuteResult {
+  failures: StepFailure[]
+  /** The sandbox the pod's containers run in after this step, if any. */
+  sandboxId: string
+  /** Containers started by this step, by name. */
+  started: string[]
+}
+
+function findContainer(sp: StaticPod, name: string): Container | undefined {
+  const spec = sp.pod.spec
+  return [...(spec.initContainers ?? []), ...spec.containers].find((c) => c.name === name)
+}
+
+export async function executePlan(
+  deps: ExecutorDeps,
+  sp: StaticPod,
+  plan: PodActions,
+  observed: RuntimePod | undefined,
+): Promise<ExecuteResult> {
+  const {runtime, logger} = deps
+  const pod = {pod: sp.pod.metadata.name, uid: sp.pod.metadata.uid}
+  const failures: StepFailure[] = []
+  const started: string[] = []
+  const failedImages = new Set<string>()
+
+  // 1. Pull first, so that an update whose image cannot be had never stops what still runs.
+  for (const a of plan.actions) {
+    if (a.type !== 'PullImage') continue
+    logger.info('Pulling image', {...pod, image: a.image, reason: a.reason})
+    try {
+      await runtime.images.pullImage({image: a.image, userSpecifiedImage: a.image})
+    } catch (err) {
+      failedImages.add(a.image)
+      const permanent = err instanceof CriError && err.code === 'NotFound'
+      for (const c of a.containers) {
+        failures.push({container: c, reason: 'ErrImagePull', message: `failed to pull image "${a.image}": ${errorMessage(err)}`, permanent})
+      }
+    }
+  }
+  const blocked = new Set(failures.map((f) => f.container))
+  const willStart = (name: string): boolean => !blocked.has(name)
+
+  let sandboxId = plan.sandboxId
+  const attempt = observed?.sandboxes[0]?.attempt ?? 0
+  let sandboxConfig = sandboxConfigFor(deps, sp, attempt)
+
+  for (const a of plan.actions) {
+    switch (a.type) {
+      case 'PullImage':
+        break
+      case 'KillPod': {
+        logger.info('Killing pod', {...pod, reason: a.reason})
+        await stopPodSandboxes(runtime.runtime, sp.pod, observed, {remove: true})
+        sandboxId = ''
+        break
+      }
+      case 'KillContainer': {
+        // Keep the old container running when its replacement cannot start (gentle update).
+        const replacement = plan.actions.some((s) => s.type === 'StartContainer' && s.name === a.name)
+        if (replacement && !willStart(a.name)) break
+        logger.info('Killing container', {...pod, container: a.name, reason: a.reason})
+        const old = observed?.containers.find((c) => c.id === a.containerId)
+        await stopContainerGracefully(runtime.runtime, a.containerId, sp.pod, old)
+        break
+      }
+      case 'CreateSandbox': {
+        logger.info('Creating sandbox', {...pod, attempt: a.attempt, reason: a.reason})
+        sandboxConfig = sandboxConfigFor(deps, sp, a.attempt)
+        try {
+          await deps.fs.mkdirp(sandboxConfig.logDirectory)
+          sandboxId = await runtime.runtime.runPodSandbox(sandboxConfig)
+        } catch (err) {
+          failures.push({container: '', reason: 'CreatePodSandboxError', message: `failed to create sandbox: ${errorMessage(err)}`, permanent: false})
+          return {failures, sandboxId: '', started}
+        }
+        break
+      }
+      case 'StartContainer': {
+        if (!willStart(a.name)) break
+        if (!sandboxId) break
+        const failure = await startContainer(deps, sp, a, sandboxId, sandboxConfig)
+        if (failure) failures.push(failure)
+        else started.push(a.name)
+        break
+      }
+    }
+  }
+  return {failures, sandboxId, started}
+}
+
+function sandboxConfigFor(deps: ExecutorDeps, sp: StaticPod, attempt: number): PodSandboxConfig {
+  return buildSandboxConfig(sp, {
+    attempt,
+    podLogsDir: deps.podLogsDir,
+    hostDns: deps.hostDns,
+    clusterDNS: deps.clusterDNS,
+    clusterDomain: deps.clusterDomain,
+  })
+}
+
+async function startContainer(
+  deps: ExecutorDeps,
+  sp: StaticPod,
+  a: StartContainerAction,
+  sandboxId: string,
+  sandboxConfig: PodSandboxConfig,
+): Promise<StepFailure | undefined> {
+  const {runtime, logger} = deps
+  const container = findContainer(sp, a.name)
+  if (!container) return {container: a.name, reason: 'CreateContainerConfigError', message: `container ${a.name} is not in the pod spec`, permanent: true}
+  const uid = sp.pod.metadata.uid
+  let podIP = ''
+  try {
+    podIP = (await runtime.runtime.podSandboxStatus(sandboxId)).network?.ip ?? ''
+  } catch {
+    // The IP only feeds the downward API; a failure here shows up at CreateContainer anyway.
+  }
+  let config
+  try {
+    config = buildContainerConfig(sp, container, {
+      restartCount: a.restartCount,
+      rootDir: deps.rootDir,
+      podIP,
+      containerType: a.containerType,
+      sandboxConfig,
+    })
+    for (const v of sp.pod.spec.volumes ?? []) {
+      if (v.emptyDir && (container.volumeMounts ?? []).some((m) => m.name === v.name)) {
+        await deps.fs.mkdirp(emptyDirPath(deps.rootDir, uid, v.name), 0o777)
+      }
+    }
+    await deps.fs.mkdirp(`${podLogDirectory(deps.podLogsDir, sp.pod.metadata.namespace, sp.pod.metadata.name, uid)}/${a.name}`)
+  } catch (err) {
+    return {container: a.name, reason: 'CreateContainerConfigError', message: errorMessage(err), permanent: true}
+  }
+  logger.info('Starting container', {pod: sp.pod.metadata.name, uid, container: a.name, restartCount: a.restartCount, reason: a.reason})
+  let id: string
+  try {
+    id = await runtime.runtime.createContainer(sandboxId, config, sandboxConfig)
+  } catch (err) {
+    return {container: a.name, reason: 'CreateContainerError', message: errorMessage(err), permanent: false}
+  }
+  try {
+    await runtime.runtime.startContainer(id)
+  } catch (err) {
+    return {container: a.name, reason: 'RunContainerError', message: errorMessage(err), permanent: false}
+  }
+  return undefined
+}

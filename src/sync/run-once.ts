@@ -1,0 +1,104 @@
+// `run`: converge every pod once and wait for its goal, like the kubelet's run-once mode
+// (runonce.go) but with a deadline instead of ten fixed retries, back-off for crashing
+// containers, and a result per pod. Pods proceed in parallel up to a limit; each pod's steps are
+// strictly in order.
+import type {PodStatus, StaticPod} from '../api/types.js'
+import type {PodProbeResults} from './actions.js'
+import {evaluateGoal} from './goal.js'
+import {syncPod, type SyncContext, type WaitingReasons} from './sync-pod.js'
+import {describeActions} from './describe.js'
+import {errorMessage} from '../util/errors.js'
+
+/** What `run` waits for (CLI.md `--wait`). */
+export type WaitFor = 'running' | 'ready' | 'none'
+
+export interface RunOnceOptions {
+  wait: WaitFor
+  timeoutMs: number
+  /** How many pods are converged at the same time. */
+  parallelism: number
+  /** Pause between checks while a pod is on its way (containers starting, back-off). */
+  pollMs?: number
+  signal?: AbortSignal
+}
+
+export type PodRunOutcome = 'done' | 'failed' | 'timeout'
+
+export interface PodRunResult {
+  sp: StaticPod
+  outcome: PodRunOutcome
+  reason: string
+  status: PodStatus
+}
+
+export type ProgressEvent =
+  | {pod: string; kind: 'action'; text: string}
+  | {pod: string; kind: 'waiting'; text: string}
+  | {pod: string; kind: 'result'; outcome: PodRunOutcome; text: string}
+
+const NO_PROBES: PodProbeResults = new Map()
+
+export async function runOnce(
+  ctx: SyncContext,
+  pods: StaticPod[],
+  opts: RunOnceOptions,
+  onProgress: (e: ProgressEvent) => void = () => {},
+): Promise<PodRunResult[]> {
+  const results: PodRunResult[] = new Array(pods.length)
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < pods.length) {
+      const i = next++
+      results[i] = await runPod(ctx, pods[i]!, opts, onProgress)
+    }
+  }
+  await Promise.all(Array.from({length: Math.max(1, Math.min(opts.parallelism, pods.length))}, worker))
+  return results
+}
+
+async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, onProgress: (e: ProgressEvent) => void): Promise<PodRunResult> {
+  const name = sp.pod.metadata.name
+  const deadline = ctx.clock.now() + opts.timeoutMs
+  const pollMs = opts.pollMs ?? 200
+  const waiting: WaitingReasons = new Map()
+  let everStarted = false
+  let lastStatus: PodStatus = {phase: 'Pending'}
+  let lastReason = 'not started'
+  const finish = (outcome: PodRunOutcome, reason: string): PodRunResult => {
+    onProgress({pod: name, kind: 'result', outcome, text: reason})
+    return {sp, outcome, reason, status: lastStatus}
+  }
+  for (;;) {
+    if (opts.signal?.aborted) return finish('failed', 'interrupted')
+    let outcome
+    try {
+      outcome = await syncPod(ctx, sp, NO_PROBES, waiting)
+    } catch (err) {
+      // A runtime error (runtime restarting, deadline) is retried until the deadline.
+      lastReason = errorMessage(err)
+      onProgress({pod: name, kind: 'waiting', text: `sync failed, retrying: ${lastReason}`})
+      if (ctx.clock.now() >= deadline) return finish('timeout', lastReason)
+      await ctx.clock.sleep(Math.min(1000, Math.max(0, deadline - ctx.clock.now())), opts.signal)
+      continue
+    }
+    lastStatus = outcome.status
+    for (const line of outcome.plan.actions.length ? describeActions(outcome.plan) : []) onProgress({pod: name, kind: 'action', text: line})
+    const permanent = outcome.failures.find((f) => f.permanent)
+    if (permanent) return finish('failed', `${permanent.container ? `container "${permanent.container}" ` : ''}${permanent.reason}: ${permanent.message}`)
+    everStarted ||= allStarted(lastStatus)
+    const goal = evaluateGoal(sp, lastStatus, opts.wait, everStarted)
+    if (goal.state === 'done') return finish('done', goal.reason)
+    if (goal.state === 'failed') return finish('failed', goal.reason)
+    lastReason = goal.reason
+    const now = ctx.clock.now()
+    if (now >= deadline) return finish('timeout', `timed out: ${lastReason}`)
+    onProgress({pod: name, kind: 'waiting', text: lastReason})
+    await ctx.clock.sleep(Math.min(pollMs, deadline - now), opts.signal)
+  }
+}
+
+/** Every container of the spec has been created at least once (for `--wait none`). */
+function allStarted(status: PodStatus): boolean {
+  const cs = status.containerStatuses ?? []
+  return cs.length > 0 && cs.every((c) => Boolean(c.containerID))
+}

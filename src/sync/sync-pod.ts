@@ -1,0 +1,98 @@
+// One sync of one pod: read what the runtime has, decide (computePodActions, pure), apply
+// (executor), and report the pod's status afterwards. Used by `run` in a loop and by `watch`'s
+// pod workers.
+import type {PodStatus, StaticPod} from '../api/types.js'
+import type {ImageService} from '../cri/port.js'
+import type {RuntimePod} from '../kuberuntime/model.js'
+import type {Clock} from '../util/clock.js'
+import type {BackOffEntry, PodActions, PodProbeResults} from './actions.js'
+import type {BackOff} from './backoff.js'
+import {executePlan, type ExecutorDeps, type StepFailure} from './executor.js'
+import {computePodActions} from './compute-pod-actions.js'
+import {readRuntimePod} from '../kuberuntime/runtime-reader.js'
+import {generatePodStatus} from '../status/generate.js'
+import {normalizeImageRef} from '../images/reference.js'
+
+export interface SyncContext {
+  deps: ExecutorDeps
+  backOff: BackOff
+  clock: Clock
+}
+
+/** Waiting reasons kept between syncs of one pod (ErrImagePull, CreateContainerError, …). */
+export type WaitingReasons = Map<string, {reason: string; message: string}>
+
+export interface PodSyncOutcome {
+  plan: PodActions
+  failures: StepFailure[]
+  /** The runtime's view after the sync. */
+  observed: RuntimePod | undefined
+  status: PodStatus
+}
+
+export function backOffKey(uid: string, container: string): string {
+  return `${uid}/${container}`
+}
+
+export async function presentImages(images: ImageService): Promise<Set<string>> {
+  const present = new Set<string>()
+  for (const img of await images.listImages()) {
+    for (const ref of [...img.repoTags, ...img.repoDigests]) present.add(normalizeImageRef(ref))
+    present.add(img.id)
+  }
+  return present
+}
+
+export function podBackOff(backOff: BackOff, sp: StaticPod, now: number): Map<string, BackOffEntry> {
+  const out = new Map<string, BackOffEntry>()
+  const spec = sp.pod.spec
+  for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
+    const e = backOff.get(backOffKey(sp.pod.metadata.uid, c.name), now)
+    if (e) out.set(c.name, e)
+  }
+  return out
+}
+
+/** Computes the plan against the runtime's current state without changing anything. */
+export async function planPod(ctx: SyncContext, sp: StaticPod, probes: PodProbeResults): Promise<{plan: PodActions; observed: RuntimePod | undefined}> {
+  const {runtime} = ctx.deps
+  const [observed, images] = await Promise.all([
+    readRuntimePod(runtime.runtime, sp.pod.metadata.uid),
+    presentImages(runtime.images),
+  ])
+  const now = ctx.clock.now()
+  const plan = computePodActions({sp, runtime: observed, images, probes, backOff: podBackOff(ctx.backOff, sp, now), now})
+  return {plan, observed}
+}
+
+export async function syncPod(
+  ctx: SyncContext,
+  sp: StaticPod,
+  probes: PodProbeResults,
+  waiting: WaitingReasons,
+): Promise<PodSyncOutcome> {
+  const uid = sp.pod.metadata.uid
+  const {plan, observed: before} = await planPod(ctx, sp, probes)
+  let failures: StepFailure[] = []
+  let observed = before
+  if (plan.actions.length > 0) {
+    const result = await executePlan(ctx.deps, sp, plan, before)
+    failures = result.failures
+    const now = ctx.clock.now()
+    for (const a of plan.actions) {
+      // A restart (not a first start) arms the crash-loop back-off, as the kubelet's doBackOff does.
+      if (a.type === 'StartContainer' && result.started.includes(a.name)) {
+        waiting.delete(a.name)
+        if (a.restartCount > 0) ctx.backOff.next(backOffKey(uid, a.name), now, 'CrashLoopBackOff')
+      }
+    }
+    for (const f of failures) {
+      if (f.reason === 'ErrImagePull') ctx.backOff.next(backOffKey(uid, f.container), now, 'ImagePullBackOff')
+      if (f.container) waiting.set(f.container, {reason: f.reason, message: f.message})
+    }
+    observed = await readRuntimePod(ctx.deps.runtime.runtime, uid)
+  }
+  for (const b of plan.blocked) waiting.set(b.name, {reason: b.reason, message: b.message})
+  const status = generatePodStatus({sp, runtime: observed, probes, waiting})
+  return {plan, failures, observed, status}
+}

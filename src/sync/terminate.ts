@@ -1,0 +1,29 @@
+// The terminating path (`down`, `delete pod`, a removed manifest): stop the pod gracefully,
+// remove its sandboxes, then its data and log directories, so nothing is left behind.
+import type {Pod} from '../api/types.js'
+import type {RuntimeService} from '../cri/port.js'
+import type {RuntimePod} from '../kuberuntime/model.js'
+import type {HostFs} from './host-fs.js'
+import type {Logger} from '../util/logger.js'
+import {podDataDir, podLogDirectory} from '../kuberuntime/naming.js'
+import {stopPodSandboxes} from './kill.js'
+
+export interface TerminateDeps {
+  runtime: RuntimeService
+  fs: HostFs
+  logger: Logger
+  rootDir: string
+  podLogsDir: string
+}
+
+export async function terminatePod(
+  deps: TerminateDeps,
+  observed: RuntimePod,
+  desired: Pod | undefined,
+  opts: {gracePeriodOverride?: number; keepLogs?: boolean} = {},
+): Promise<void> {
+  deps.logger.info('Killing pod', {pod: observed.name, uid: observed.uid, reason: 'pod is being removed'})
+  await stopPodSandboxes(deps.runtime, desired, observed, {remove: true, ...(opts.gracePeriodOverride !== undefined ? {gracePeriodOverride: opts.gracePeriodOverride} : {})})
+  await deps.fs.removeAll(podDataDir(deps.rootDir, observed.uid))
+  if (!opts.keepLogs) await deps.fs.removeAll(podLogDirectory(deps.podLogsDir, observed.namespace, observed.name, observed.uid))
+}

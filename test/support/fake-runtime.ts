@@ -1,0 +1,304 @@
+// An in-memory CRI for unit and integration tests of the core, in the spirit of cri-api's
+// fake_runtime_service.go: it keeps sandboxes, containers and images, records every call, and
+// lets a test inject errors per call or make containers exit.
+import type {
+  Container,
+  ContainerConfig,
+  ContainerFilter,
+  ContainerStatus,
+  ExecSyncResult,
+  Image,
+  ImageSpec,
+  PodSandbox,
+  PodSandboxConfig,
+  PodSandboxFilter,
+  PodSandboxStatus,
+  RuntimeCondition,
+  VersionInfo,
+} from '../../src/cri/api.js'
+import type {ImageService, Runtime, RuntimeService} from '../../src/cri/port.js'
+import {CriError, type CriErrorCode} from '../../src/util/errors.js'
+
+interface FakeSandbox {
+  sandbox: PodSandbox
+  config: PodSandboxConfig
+  ip: string
+}
+
+interface FakeContainer {
+  status: ContainerStatus
+  sandboxId: string
+}
+
+export interface FakeCall {
+  call: string
+  args: unknown[]
+}
+
+const NS_PER_MS = 1_000_000
+
+function matchLabels(labels: Record<string, string>, selector?: Record<string, string>): boolean {
+  return Object.entries(selector ?? {}).every(([k, v]) => labels[k] === v)
+}
+
+function normalize(ref: string): string {
+  // Enough normalisation for tests: a bare name gets docker.io/library and :latest.
+  let name = ref
+  const firstSlash = name.indexOf('/')
+  const first = firstSlash === -1 ? '' : name.slice(0, firstSlash)
+  if (firstSlash === -1) name = `docker.io/library/${name}`
+  else if (!first.includes('.') && !first.includes(':') && first !== 'localhost') name = `docker.io/${name}`
+  const lastPart = name.slice(name.lastIndexOf('/') + 1)
+  if (!lastPart.includes(':') && !lastPart.includes('@')) name += ':latest'
+  return name
+}
+
+export class FakeRuntime implements RuntimeService, ImageService, Runtime {
+  readonly runtime: RuntimeService = this
+  readonly images: ImageService = this
+  readonly calls: FakeCall[] = []
+  readonly sandboxes = new Map<string, FakeSandbox>()
+  readonly containers = new Map<string, FakeContainer>()
+  readonly imageStore = new Map<string, Image>()
+  /** Images that exist "in a registry" and can be pulled. */
+  readonly pullable = new Set<string>()
+  private readonly errors = new Map<string, {code: CriErrorCode; detail: string; times: number}>()
+  private nextId = 1
+  /** Milliseconds; tests advance it to control timestamps. */
+  nowMs = 1_700_000_000_000
+
+  constructor(opts: {images?: string[]; pullable?: string[]} = {}) {
+    for (const i of opts.images ?? []) this.addImage(i)
+    for (const p of opts.pullable ?? []) this.pullable.add(normalize(p))
+  }
+
+  addImage(ref: string): void {
+    const n = normalize(ref)
+    this.imageStore.set(n, {id: `sha256:${this.id()}`, repoTags: [n], repoDigests: [], size: 1000})
+  }
+
+  /** The next `times` calls of `call` fail with `code`. */
+  failNext(call: string, code: CriErrorCode = 'Unknown', detail = 'injected failure', times = 1): void {
+    this.errors.set(call, {code, detail, times})
+  }
+
+  /** Makes a running container exit, as if its process ended. */
+  exitContainer(id: string, exitCode: number, reason = exitCode === 0 ? 'Completed' : 'Error'): void {
+    const c = this.mustContainer('test', id)
+    c.status = {...c.status, state: 'CONTAINER_EXITED', exitCode, reason, finishedAt: this.nowMs * NS_PER_MS}
+  }
+
+  callsOf(name: string): FakeCall[] {
+    return this.calls.filter((c) => c.call === name)
+  }
+
+  callNames(): string[] {
+    return this.calls.map((c) => c.call)
+  }
+
+  /** Calls that change the runtime (everything but reads). */
+  mutatingCalls(): string[] {
+    const reads = new Set(['Version', 'Status', 'PodSandboxStatus', 'ListPodSandbox', 'ListContainers', 'ContainerStatus', 'ListImages', 'ImageStatus'])
+    return this.callNames().filter((c) => !reads.has(c))
+  }
+
+  close(): void {}
+
+  private id(): string {
+    return (this.nextId++).toString(16).padStart(12, '0')
+  }
+
+  private record(call: string, ...args: unknown[]): void {
+    this.calls.push({call, args})
+    const e = this.errors.get(call)
+    if (e && e.times > 0) {
+      e.times--
+      if (e.times === 0) this.errors.delete(call)
+      throw new CriError(call, e.code, e.detail)
+    }
+  }
+
+  private mustSandbox(call: string, id: string): FakeSandbox {
+    const s = this.sandboxes.get(id)
+    if (!s) throw new CriError(call, 'NotFound', `sandbox ${id} not found`)
+    return s
+  }
+
+  private mustContainer(call: string, id: string): FakeContainer {
+    const c = this.containers.get(id)
+    if (!c) throw new CriError(call, 'NotFound', `container ${id} not found`)
+    return c
+  }
+
+  async version(): Promise<VersionInfo> {
+    this.record('Version')
+    return {version: '0.1.0', runtimeName: 'fake', runtimeVersion: '1.0.0', runtimeApiVersion: 'v1'}
+  }
+
+  async status(): Promise<RuntimeCondition[]> {
+    this.record('Status')
+    return [
+      {type: 'RuntimeReady', status: true, reason: '', message: ''},
+      {type: 'NetworkReady', status: true, reason: '', message: ''},
+    ]
+  }
+
+  async runPodSandbox(config: PodSandboxConfig): Promise<string> {
+    this.record('RunPodSandbox', config)
+    const id = `sb${this.id()}`
+    const hostNetwork = config.linux?.securityContext?.namespaceOptions?.network === 'NODE'
+    this.sandboxes.set(id, {
+      config,
+      ip: hostNetwork ? '' : `10.88.0.${this.sandboxes.size + 2}`,
+      sandbox: {
+        id,
+        metadata: config.metadata,
+        state: 'SANDBOX_READY',
+        createdAt: this.nowMs * NS_PER_MS,
+        labels: {...config.labels},
+        annotations: {...config.annotations},
+        runtimeHandler: '',
+      },
+    })
+    return id
+  }
+
+  async stopPodSandbox(id: string): Promise<void> {
+    this.record('StopPodSandbox', id)
+    const s = this.sandboxes.get(id)
+    if (!s) return
+    s.sandbox = {...s.sandbox, state: 'SANDBOX_NOTREADY'}
+    for (const c of this.containers.values()) {
+      if (c.sandboxId === id && c.status.state === 'CONTAINER_RUNNING') {
+        c.status = {...c.status, state: 'CONTAINER_EXITED', exitCode: 137, reason: 'Error', finishedAt: this.nowMs * NS_PER_MS}
+      }
+    }
+  }
+
+  async removePodSandbox(id: string): Promise<void> {
+    this.record('RemovePodSandbox', id)
+    this.sandboxes.delete(id)
+    for (const [cid, c] of this.containers) if (c.sandboxId === id) this.containers.delete(cid)
+  }
+
+  async podSandboxStatus(id: string): Promise<PodSandboxStatus> {
+    this.record('PodSandboxStatus', id)
+    const s = this.mustSandbox('PodSandboxStatus', id)
+    return {...s.sandbox, network: {ip: s.ip, additionalIps: []}}
+  }
+
+  async listPodSandbox(filter?: PodSandboxFilter): Promise<PodSandbox[]> {
+    this.record('ListPodSandbox', filter)
+    return [...this.sandboxes.values()]
+      .map((s) => s.sandbox)
+      .filter((s) => (!filter?.id || s.id === filter.id) && (!filter?.state || s.state === filter.state))
+      .filter((s) => matchLabels(s.labels, filter?.labelSelector))
+  }
+
+  async createContainer(podSandboxId: string, config: ContainerConfig, _sandboxConfig: PodSandboxConfig): Promise<string> {
+    this.record('CreateContainer', podSandboxId, config)
+    const sb = this.mustSandbox('CreateContainer', podSandboxId)
+    if (sb.sandbox.state !== 'SANDBOX_READY') throw new CriError('CreateContainer', 'Unknown', `sandbox ${podSandboxId} is not ready`)
+    const image = normalize(config.image.image)
+    const img = this.imageStore.get(image)
+    if (!img) throw new CriError('CreateContainer', 'NotFound', `image ${config.image.image} not found`)
+    const id = `c${this.id()}`
+    this.containers.set(id, {
+      sandboxId: podSandboxId,
+      status: {
+        id,
+        metadata: config.metadata,
+        state: 'CONTAINER_CREATED',
+        createdAt: this.nowMs * NS_PER_MS,
+        startedAt: 0,
+        finishedAt: 0,
+        exitCode: 0,
+        image: config.image,
+        imageRef: img.id,
+        reason: '',
+        message: '',
+        labels: {...config.labels},
+        annotations: {...config.annotations},
+        mounts: config.mounts,
+        logPath: `${sb.config.logDirectory}/${config.logPath}`,
+      },
+    })
+    return id
+  }
+
+  async startContainer(id: string): Promise<void> {
+    this.record('StartContainer', id)
+    const c = this.mustContainer('StartContainer', id)
+    c.status = {...c.status, state: 'CONTAINER_RUNNING', startedAt: this.nowMs * NS_PER_MS}
+  }
+
+  async stopContainer(id: string, timeoutSeconds: number): Promise<void> {
+    this.record('StopContainer', id, timeoutSeconds)
+    const c = this.containers.get(id)
+    if (!c || c.status.state !== 'CONTAINER_RUNNING') return
+    c.status = {...c.status, state: 'CONTAINER_EXITED', exitCode: 137, reason: 'Error', finishedAt: this.nowMs * NS_PER_MS}
+  }
+
+  async removeContainer(id: string): Promise<void> {
+    this.record('RemoveContainer', id)
+    this.containers.delete(id)
+  }
+
+  async listContainers(filter?: ContainerFilter): Promise<Container[]> {
+    this.record('ListContainers', filter)
+    return [...this.containers.entries()]
+      .filter(([id, c]) => (!filter?.id || id === filter.id) && (!filter?.podSandboxId || c.sandboxId === filter.podSandboxId))
+      .filter(([, c]) => (!filter?.state || c.status.state === filter.state) && matchLabels(c.status.labels, filter?.labelSelector))
+      .map(([id, c]) => ({
+        id,
+        podSandboxId: c.sandboxId,
+        metadata: c.status.metadata,
+        image: c.status.image,
+        imageRef: c.status.imageRef,
+        state: c.status.state,
+        createdAt: c.status.createdAt,
+        labels: c.status.labels,
+        annotations: c.status.annotations,
+      }))
+  }
+
+  async containerStatus(id: string): Promise<ContainerStatus> {
+    this.record('ContainerStatus', id)
+    return {...this.mustContainer('ContainerStatus', id).status}
+  }
+
+  async execSync(id: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResult> {
+    this.record('ExecSync', id, cmd, timeoutSeconds)
+    this.mustContainer('ExecSync', id)
+    return {stdout: Buffer.from(''), stderr: Buffer.from(''), exitCode: 0}
+  }
+
+  async reopenContainerLog(id: string): Promise<void> {
+    this.record('ReopenContainerLog', id)
+  }
+
+  async listImages(): Promise<Image[]> {
+    this.record('ListImages')
+    return [...this.imageStore.values()]
+  }
+
+  async imageStatus(image: ImageSpec): Promise<Image | null> {
+    this.record('ImageStatus', image)
+    return this.imageStore.get(normalize(image.image)) ?? null
+  }
+
+  async pullImage(image: ImageSpec): Promise<string> {
+    this.record('PullImage', image)
+    const n = normalize(image.image)
+    if (!this.imageStore.has(n)) {
+      if (!this.pullable.has(n)) throw new CriError('PullImage', 'NotFound', `failed to resolve reference "${image.image}": not found`)
+      this.addImage(n)
+    }
+    return this.imageStore.get(n)!.id
+  }
+
+  async removeImage(image: ImageSpec): Promise<void> {
+    this.record('RemoveImage', image)
+    this.imageStore.delete(normalize(image.image))
+  }
+}

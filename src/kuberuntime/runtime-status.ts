@@ -29,8 +29,9 @@ export interface RuntimeListing {
 
 const NS_PER_MS = 1_000_000
 
+// Fractional milliseconds: containers created within the same millisecond must still sort.
 function nsToMs(ns: number): number {
-  return ns > 0 ? Math.floor(ns / NS_PER_MS) : 0
+  return ns > 0 ? ns / NS_PER_MS : 0
 }
 
 function containerState(s: ContainerState): RuntimeContainerState {
@@ -107,8 +108,9 @@ function toContainer(c: Container, status: ContainerStatus | undefined): Runtime
 }
 
 // Newest first; ties (same nanosecond, or zero times) broken by id so the order is stable.
-function newestFirst<T extends {createdAt: number; id: string}>(a: T, b: T): number {
-  return b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+function newestFirst<T extends {createdAt: number; id: string; restartCount?: number; attempt?: number}>(a: T, b: T): number {
+  const gen = (x: T): number => x.restartCount ?? x.attempt ?? 0
+  return b.createdAt - a.createdAt || gen(b) - gen(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 }
 
 /**

@@ -37,7 +37,7 @@ export function decodeManifest(location: string, text: string): DecodeResult {
     try {
       value = doc.toJS({maxAliasCount: 100})
     } catch (err) {
-      issues.push(issueAt(ref, '', `invalid YAML: ${errorMessage(err)}`))
+      issues.push(issueAt(ref, '', `invalid YAML: ${firstLine(errorMessage(err))}`))
       return
     }
     if (value === null || value === undefined) return
@@ -52,14 +52,15 @@ function decodeValue(value: unknown, ref: DocumentRef, objects: DecodedObject[],
     return
   }
   const kind = value['kind']
-  if (!checkApiVersion(value, ref, issues)) return
-  if (kind === 'List' || kind === 'PodList') {
-    decodeList(value, kind, ref, objects, issues)
-  } else if (typeof kind === 'string' && OBJECT_KINDS.includes(kind)) {
-    objects.push({kind: kind as DecodedKind, ref, object: value})
-  } else {
+  // The kind first: for a Deployment, "kind must be Pod" says more than "apiVersion must be v1".
+  const isList = kind === 'List' || kind === 'PodList'
+  if (!isList && !(typeof kind === 'string' && OBJECT_KINDS.includes(kind))) {
     issues.push(issueAt(ref, 'kind', kindMessage(kind)))
+    return
   }
+  if (!checkApiVersion(value, ref, issues)) return
+  if (isList) decodeList(value, kind, ref, objects, issues)
+  else objects.push({kind: kind as DecodedKind, ref, object: value})
 }
 
 function decodeList(list: JsonObject, kind: 'List' | 'PodList', ref: DocumentRef, objects: DecodedObject[], issues: FieldIssue[]): void {
@@ -104,6 +105,8 @@ function kindMessage(kind: unknown): string {
   return `must be Pod, List or PodList (ConfigMap and Secret are also accepted), got ${show(kind)}`
 }
 
+/** The library's first line without its trailing ':' (the code frame follows), lower-case start. */
 function firstLine(message: string): string {
-  return (message.split('\n')[0] ?? message).replace(/:\s*$/, '')
+  const line = (message.split('\n')[0] ?? message).replace(/:\s*$/, '')
+  return line.charAt(0).toLowerCase() + line.slice(1)
 }

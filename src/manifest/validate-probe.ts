@@ -6,7 +6,7 @@ import {portNameError} from './names.js'
 const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const
 const HOOK_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'sleep'] as const
 
-/** `kind` is the probe's field name; liveness and startup probes need successThreshold 1. */
+/** `field` names the probe (e.g. `livenessProbe`); liveness and startup probes need successThreshold 1. */
 export function validateProbe(report: Report, field: string, value: unknown, portNames: ReadonlySet<string>): void {
   const probe = getObject(report, field, value)
   if (!probe) return

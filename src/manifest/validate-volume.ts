@@ -3,14 +3,7 @@
 // the API server or a storage plugin is reported as unsupported. Pure.
 import {checkBoolean, checkEnum, getInteger, getItem, getList, getObject, getString, isObject, nested, UNSUPPORTED, type JsonObject, type Report} from './check.js'
 import {dnsLabelError, isQuantity} from './names.js'
-
-export const SUPPORTED_SOURCES = ['emptyDir', 'hostPath', 'configMap', 'secret', 'downwardAPI', 'projected'] as const
-const UNSUPPORTED_SOURCES = [
-  'persistentVolumeClaim', 'ephemeral', 'csi', 'image', 'awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs',
-  'cinder', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'gitRepo', 'glusterfs', 'iscsi', 'nfs',
-  'photonPersistentDisk', 'portworxVolume', 'quobyte', 'rbd', 'scaleIO', 'storageos', 'vsphereVolume',
-] as const
-const ALL_SOURCES: readonly string[] = [...SUPPORTED_SOURCES, ...UNSUPPORTED_SOURCES]
+import {presentSources, UNSUPPORTED_SOURCES} from './volume-sources.js'
 
 const HOST_PATH_TYPES = ['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice']
 
@@ -30,7 +23,7 @@ export function validateVolumes(report: Report, v: unknown): Set<string> {
       else if (names.has(name)) r('name', `must be unique: volume "${name}" is defined twice`)
       names.add(name)
     }
-    const present = ALL_SOURCES.filter((k) => vol[k] !== undefined && vol[k] !== null)
+    const present = presentSources(vol)
     // No source at all is fine: it becomes an emptyDir, as in the API defaults.
     if (present.length > 1) r('', `must have exactly one volume source, got ${present.length} (${present.join(', ')})`)
     for (const k of present) {

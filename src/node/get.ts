@@ -19,7 +19,7 @@ export async function getPods(node: KubeNode, name?: string): Promise<PodList> {
       spec: sp.pod.spec,
       status: generatePodStatus({sp, runtime: observed, probes: new Map(), waiting: new Map()}),
     }))
-    .sort((a, b) => `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`))
+    .sort((a, b) => `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`))
   return toPodList(items)
 }
 

@@ -15,7 +15,8 @@ import type {
 } from './actions.js'
 import {decidePull, effectivePullPolicy} from '../images/pull-policy.js'
 import {imageRefCandidates} from '../images/reference.js'
-import {computeInitActions, specChanged, type WantedKill, type WantedStart} from './init-actions.js'
+import {computeInitActions, type WantedKill, type WantedStart} from './init-actions.js'
+import {containerSpecChanged} from './spec-changed.js'
 import {initContainerType, newestByName, nextRestartCount, podRestartPolicy, type RestartPolicy} from './restart-policy.js'
 import {decideSandbox, sortSandboxes} from './sandbox-decision.js'
 
@@ -114,7 +115,10 @@ function inSandbox(
   sandboxId: string,
 ): Decision {
   const {pod} = input.sp
-  const init = computeInitActions(pod, containers, input.probes, policy)
+  // Init containers count only in the sandbox they ran in: a new sandbox runs them all again
+  // (the kubelet purges the old ones when it recreates the sandbox).
+  const current = containers.filter((c) => c.sandboxId === sandboxId)
+  const init = computeInitActions(pod, current, input.probes, policy)
   if (init.failed !== undefined) return {...finished(`${init.failed}; the pod has failed`, true), sandboxId}
   const decision: Decision = {sandboxId, kills: [...init.kills], initStarts: init.starts, starts: [], terminal: false}
   if (!init.initialized) return decision
@@ -139,7 +143,7 @@ function inSandbox(
         return
       }
       case 'running': {
-        const {changed, want} = specChanged(pod, c, rc)
+        const {changed, want} = containerSpecChanged(pod, c, rc)
         if (changed) {
           // A changed definition replaces the container whatever the restart policy.
           kill(rc, `${what}'s spec changed (hash ${rc.hash} → ${want})`)

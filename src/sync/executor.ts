@@ -12,7 +12,7 @@ import {buildSandboxConfig} from '../kuberuntime/sandbox-config.js'
 import {buildContainerConfig} from '../kuberuntime/container-config.js'
 import {emptyDirPath, podLogDirectory} from '../kuberuntime/naming.js'
 import {CriError, errorMessage} from '../util/errors.js'
-import {stopPodSandboxes, stopContainerGracefully} from './kill.js'
+import {removeSandboxes, stopPodSandboxes, stopContainerGracefully} from './kill.js'
 
 export interface ExecutorDeps {
   runtime: Runtime
@@ -69,7 +69,7 @@ export async function executePlan(
   // 1. Pull first, so that an update whose image cannot be had never stops what still runs.
   for (const a of plan.actions) {
     if (a.type !== 'PullImage') continue
-    logger.info('Pulling image', {...pod, image: a.image, reason: a.reason})
+    logger.debug(2, 'Pulling image', {...pod, image: a.image, reason: a.reason})
     try {
       await runtime.images.pullImage({image: a.image, userSpecifiedImage: a.image})
     } catch (err) {
@@ -92,8 +92,10 @@ export async function executePlan(
       case 'PullImage':
         break
       case 'KillPod': {
-        logger.info('Killing pod', {...pod, reason: a.reason})
-        await stopPodSandboxes(runtime.runtime, sp.pod, observed, {remove: true})
+        // Stopped, not removed: a finished pod keeps its containers for status and logs. Old
+        // sandboxes are removed once a new one replaces them (below).
+        logger.debug(2, 'Killing pod', {...pod, reason: a.reason})
+        await stopPodSandboxes(runtime.runtime, sp.pod, observed, {remove: false})
         sandboxId = ''
         break
       }
@@ -101,13 +103,13 @@ export async function executePlan(
         // Keep the old container running when its replacement cannot start (gentle update).
         const replacement = plan.actions.some((s) => s.type === 'StartContainer' && s.name === a.name)
         if (replacement && !willStart(a.name)) break
-        logger.info('Killing container', {...pod, container: a.name, reason: a.reason})
+        logger.debug(2, 'Killing container', {...pod, container: a.name, reason: a.reason})
         const old = observed?.containers.find((c) => c.id === a.containerId)
         await stopContainerGracefully(runtime.runtime, a.containerId, sp.pod, old)
         break
       }
       case 'CreateSandbox': {
-        logger.info('Creating sandbox', {...pod, attempt: a.attempt, reason: a.reason})
+        logger.debug(2, 'Creating sandbox', {...pod, attempt: a.attempt, reason: a.reason})
         sandboxConfig = sandboxConfigFor(deps, sp, a.attempt)
         try {
           await deps.fs.mkdirp(sandboxConfig.logDirectory)
@@ -116,6 +118,7 @@ export async function executePlan(
           failures.push({container: '', reason: 'CreatePodSandboxError', message: `failed to create sandbox: ${errorMessage(err)}`, permanent: false})
           return {failures, sandboxId: '', started}
         }
+        await removeSandboxes(runtime.runtime, (observed?.sandboxes ?? []).map((s) => s.id))
         break
       }
       case 'StartContainer': {
@@ -176,7 +179,7 @@ async function startContainer(
   } catch (err) {
     return {container: a.name, reason: 'CreateContainerConfigError', message: errorMessage(err), permanent: true}
   }
-  logger.info('Starting container', {pod: sp.pod.metadata.name, uid, container: a.name, restartCount: a.restartCount, reason: a.reason})
+  logger.debug(2, 'Starting container', {pod: sp.pod.metadata.name, uid, container: a.name, restartCount: a.restartCount, reason: a.reason})
   let id: string
   try {
     id = await runtime.runtime.createContainer(sandboxId, config, sandboxConfig)

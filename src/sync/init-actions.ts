@@ -5,7 +5,7 @@
 import type {Container, Pod} from '../api/types.js'
 import type {RuntimeContainer} from '../kuberuntime/model.js'
 import type {PodProbeResults} from './actions.js'
-import {containerHash} from '../kuberuntime/hash.js'
+import {containerSpecChanged} from './spec-changed.js'
 import {isInitFailed, isSidecar, newestByName, type RestartPolicy} from './restart-policy.js'
 
 export interface WantedStart {
@@ -27,14 +27,6 @@ export interface InitDecision {
   initialized: boolean
   /** Set when a regular init container failed under restartPolicy Never: the pod has failed. */
   failed?: string
-}
-
-/** True when the container was changed since the runtime created it (hash from its version). */
-export function specChanged(pod: Pod, c: Container, rc: RuntimeContainer): {changed: boolean; want: string} {
-  // No hash annotation: a container kube-node adopted; it is never restarted for its spec.
-  if (rc.hash === '') return {changed: false, want: ''}
-  const want = containerHash(pod, c, rc.hashVersion)
-  return {changed: want !== rc.hash, want}
 }
 
 export function computeInitActions(
@@ -91,7 +83,7 @@ export function computeInitActions(
         else if (!previousInitialized && next !== undefined) {
           starts.set(i + 1, `${what} has started, so init container "${next.name}" is next`)
         }
-        const {changed, want} = specChanged(pod, c, rc)
+        const {changed, want} = containerSpecChanged(pod, c, rc)
         if (changed) {
           out.kills.push({runtime: rc, reason: `${what}'s spec changed (hash ${rc.hash} → ${want})`})
           starts.set(i, `${what}'s spec changed`)

@@ -54,3 +54,11 @@ export async function stopPodSandboxes(
     if (opts.remove) await tolerateNotFound(runtime.removePodSandbox(s.id))
   }
 }
+
+/** Stops and removes sandboxes that a newer one replaced (the kubelet leaves this to its GC). */
+export async function removeSandboxes(runtime: RuntimeService, ids: string[]): Promise<void> {
+  for (const id of ids) {
+    await tolerateNotFound(runtime.stopPodSandbox(id))
+    await tolerateNotFound(runtime.removePodSandbox(id))
+  }
+}

@@ -2,7 +2,7 @@
 // (ARCHITECTURE.md "Identity and updates"). Pure.
 import type {Pod} from '../api/types.js'
 import type {RuntimeSandbox} from '../kuberuntime/model.js'
-import {sandboxHash} from '../kuberuntime/hash.js'
+import {sandboxSpecChanged} from './spec-changed.js'
 
 export type SandboxDecision =
   | {create: false; sandbox: RuntimeSandbox}
@@ -39,15 +39,13 @@ export function decideSandbox(pod: Pod, sandboxes: readonly RuntimeSandbox[]): S
     return {create: true, attempt, dead: true, reason: `sandbox ${shortId(newest.id)} is not ready`}
   }
   // A sandbox without our hash was not made by these rules (adopted): it is left alone.
-  if (newest.hash !== undefined && newest.hash !== '') {
-    const want = sandboxHash(pod, newest.hashVersion)
-    if (newest.hash !== want) {
-      return {
-        create: true,
-        attempt,
-        dead: false,
-        reason: `pod-level settings changed (sandbox hash ${newest.hash} → ${want}); the sandbox is recreated`,
-      }
+  const {changed, want} = sandboxSpecChanged(pod, newest)
+  if (changed) {
+    return {
+      create: true,
+      attempt,
+      dead: false,
+      reason: `pod-level settings changed (sandbox hash ${newest.hash ?? ''} → ${want}); the sandbox is recreated`,
     }
   }
   return {create: false, sandbox: newest}

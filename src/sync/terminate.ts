@@ -22,7 +22,7 @@ export async function terminatePod(
   desired: Pod | undefined,
   opts: {gracePeriodOverride?: number; keepLogs?: boolean} = {},
 ): Promise<void> {
-  deps.logger.info('Killing pod', {pod: observed.name, uid: observed.uid, reason: 'pod is being removed'})
+  deps.logger.debug(2, 'Killing pod', {pod: observed.name, uid: observed.uid, reason: 'pod is being removed'})
   await stopPodSandboxes(deps.runtime, desired, observed, {remove: true, ...(opts.gracePeriodOverride !== undefined ? {gracePeriodOverride: opts.gracePeriodOverride} : {})})
   await deps.fs.removeAll(podDataDir(deps.rootDir, observed.uid))
   if (!opts.keepLogs) await deps.fs.removeAll(podLogDirectory(deps.podLogsDir, observed.namespace, observed.name, observed.uid))

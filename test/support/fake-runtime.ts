@@ -64,6 +64,12 @@ export class FakeRuntime implements RuntimeService, ImageService, Runtime {
   readonly pullable = new Set<string>()
   private readonly errors = new Map<string, {code: CriErrorCode; detail: string; times: number}>()
   private nextId = 1
+  // Creation times must be strictly ordered, as a real runtime's are, even when the test clock
+  // does not move; a microsecond apiece survives the float precision of nanosecond numbers.
+  private seq = 0
+  private stamp(): number {
+    return this.nowMs * NS_PER_MS + ++this.seq * 1000
+  }
   /** Milliseconds; tests advance it to control timestamps. */
   nowMs = 1_700_000_000_000
 
@@ -154,7 +160,7 @@ export class FakeRuntime implements RuntimeService, ImageService, Runtime {
         id,
         metadata: config.metadata,
         state: 'SANDBOX_READY',
-        createdAt: this.nowMs * NS_PER_MS,
+        createdAt: this.stamp(),
         labels: {...config.labels},
         annotations: {...config.annotations},
         runtimeHandler: '',
@@ -209,7 +215,7 @@ export class FakeRuntime implements RuntimeService, ImageService, Runtime {
         id,
         metadata: config.metadata,
         state: 'CONTAINER_CREATED',
-        createdAt: this.nowMs * NS_PER_MS,
+        createdAt: this.stamp(),
         startedAt: 0,
         finishedAt: 0,
         exitCode: 0,

@@ -30,7 +30,7 @@ import type {RuntimeServiceClient} from './generated/runtime/v1/RuntimeService.j
 export interface GrpcRuntimeOptions {
   /** `unix:///run/containerd/containerd.sock`, `/path`, or `tcp://host:port`. */
   runtimeEndpoint: string
-  /** Defaults to the runtime endpoint; equal endpoints share one channel. */
+  /** Defaults (also when empty) to the runtime endpoint; equal endpoints share one channel. */
   imageEndpoint?: string
   /**
    * Deadline of every call except PullImage (kubelet `--runtime-request-timeout`, default 2m).
@@ -71,7 +71,8 @@ function missing(call: string, what: string): CriError {
 export function createGrpcRuntime(opts: GrpcRuntimeOptions): Runtime {
   const proto = loadCriProto().runtime.v1
   const runtimeEp = parseEndpoint(opts.runtimeEndpoint)
-  const imageEp = parseEndpoint(opts.imageEndpoint ?? opts.runtimeEndpoint)
+  // Empty means "same as the runtime", as for the kubelet's --image-service-endpoint.
+  const imageEp = parseEndpoint(opts.imageEndpoint || opts.runtimeEndpoint)
   const timeout = opts.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS
 
   const creds = credentials.createInsecure()

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it (.ci/run) and as the README's second command: installs the
+# project's dependencies, builds, type-checks, checks import cycles, runs unit and integration
+# tests, sets up a private containerd (scripts/runtime.sh) and runs the end-to-end tests against it.
+# The last line is "tests: N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CI="${CI:-}"
+report_dir="$(mktemp -d)"
+trap 'rm -rf "$report_dir"' EXIT
+
+echo "== dependencies"
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+
+echo "== build and static checks"
+npm run --silent build
+npm run --silent typecheck
+npm run --silent cycles
+
+echo "== unit and integration tests"
+unit_rc=0
+npx vitest run --reporter=default --reporter=json --outputFile="$report_dir/unit.json" || unit_rc=$?
+
+echo "== real runtime"
+e2e_rc=0
+if [ "$(id -u)" = 0 ] && [ "${KUBE_NODE_SKIP_E2E:-}" != 1 ]; then
+  bash scripts/runtime.sh up
+  eval "$(bash scripts/runtime.sh env)"
+  echo "== end-to-end tests"
+  npx vitest run --config vitest.e2e.config.ts --reporter=default --reporter=json --outputFile="$report_dir/e2e.json" || e2e_rc=$?
+else
+  echo "end-to-end tests need root and the private containerd; skipped (KUBE_NODE_SKIP_E2E=${KUBE_NODE_SKIP_E2E:-})"
+  if [ -n "$CI" ]; then echo "CI must run the end-to-end tests" >&2; e2e_rc=1; fi
+fi
+
+node -e '
+  const fs = require("fs");
+  let passed = 0, failed = 0, skipped = 0;
+  for (const f of process.argv.slice(1)) {
+    if (!fs.existsSync(f)) continue;
+    const r = JSON.parse(fs.readFileSync(f, "utf8"));
+    passed += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + (r.numTodoTests || 0);
+  }
+  console.log(`tests: ${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
+' "$report_dir/unit.json" "$report_dir/e2e.json"
+
+[ "$unit_rc" = 0 ] && [ "$e2e_rc" = 0 ]

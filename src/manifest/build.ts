@@ -1,0 +1,76 @@
+// From read manifests to static pods: decode → validate → (only if all is valid) defaults,
+// with duplicate namespace/name detection across every location. Pure; load.ts adds the reading.
+import type {ConfigMap, Secret, StaticPod} from '../api/types.js'
+import type {FieldIssue} from '../util/errors.js'
+import {isObject} from './check.js'
+import {decodeManifest, type DecodedObject} from './decode.js'
+import {applyDefaults} from './defaults.js'
+import type {ManifestBlob} from './read.js'
+import {validateConfigObject} from './validate-config.js'
+import {validatePod} from './validate.js'
+import {describeRef, issueAt, type DocumentRef} from './where.js'
+
+export interface ManifestSet {
+  pods: StaticPod[]
+  /** ConfigMaps and Secrets defined next to the pods; their namespace defaults to `default`. */
+  configMaps: ConfigMap[]
+  secrets: Secret[]
+}
+
+export interface BuildResult extends ManifestSet {
+  /** Every problem found; when non-empty the sets are empty (all or nothing). */
+  issues: FieldIssue[]
+}
+
+export function buildManifests(blobs: readonly ManifestBlob[], opts: {nodeName: string}): BuildResult {
+  const issues: FieldIssue[] = []
+  const decoded: Array<DecodedObject & {source: ManifestBlob['source']}> = []
+  for (const blob of blobs) {
+    const result = decodeManifest(blob.location, blob.text)
+    issues.push(...result.issues)
+    for (const obj of result.objects) decoded.push({...obj, source: blob.source})
+  }
+  for (const obj of decoded) {
+    issues.push(
+      ...(obj.kind === 'Pod'
+        ? validatePod(obj.object, obj.ref, {nodeName: opts.nodeName})
+        : validateConfigObject(obj.kind, obj.object, obj.ref)),
+    )
+  }
+  issues.push(...findDuplicates(decoded))
+  if (issues.length > 0) return {pods: [], configMaps: [], secrets: [], issues}
+
+  const set: BuildResult = {pods: [], configMaps: [], secrets: [], issues}
+  for (const obj of decoded) {
+    if (obj.kind === 'Pod') {
+      const source = {kind: obj.source, location: obj.ref.location, document: obj.ref.document}
+      set.pods.push(applyDefaults(obj.object, {nodeName: opts.nodeName, source}))
+    } else {
+      const copy = structuredClone(obj.object) as ConfigMap & Secret
+      copy.metadata = {...copy.metadata, namespace: copy.metadata?.namespace || 'default'}
+      if (obj.kind === 'ConfigMap') set.configMaps.push(copy)
+      else set.secrets.push(copy)
+    }
+  }
+  return set
+}
+
+/** Two objects of the same kind with the same namespace/name: the later one is reported. */
+function findDuplicates(objects: readonly DecodedObject[]): FieldIssue[] {
+  const issues: FieldIssue[] = []
+  const first = new Map<string, DocumentRef>()
+  for (const obj of objects) {
+    const meta = isObject(obj.object['metadata']) ? obj.object['metadata'] : {}
+    const name = meta['name']
+    if (typeof name !== 'string' || name === '') continue
+    const ns = typeof meta['namespace'] === 'string' && meta['namespace'] !== '' ? meta['namespace'] : 'default'
+    const key = `${obj.kind}\u0000${ns}/${name}`
+    const earlier = first.get(key)
+    if (earlier) {
+      issues.push(issueAt(obj.ref, 'metadata.name', `duplicate ${obj.kind === 'Pod' ? 'pod' : obj.kind} "${ns}/${name}": also defined in ${describeRef(earlier)}`))
+    } else {
+      first.set(key, obj.ref)
+    }
+  }
+  return issues
+}

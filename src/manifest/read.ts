@@ -1,0 +1,204 @@
+// Reading manifest locations: the only module of manifest/ that does I/O, all of it injectable.
+// A directory yields its `*.yaml`, `*.yml` and `*.json` files (names starting with '.' skipped,
+// sorted by name, not recursive); a URL is fetched with a 10s timeout; `-` reads standard input.
+// Every file, body or input is limited to 10 MiB, like the kubelet's maxConfigLength.
+import {readdir, readFile, stat} from 'node:fs/promises'
+import {join} from 'node:path'
+import type {PodSource} from '../api/types.js'
+import {errorMessage, InvalidInputError, type FieldIssue} from '../util/errors.js'
+import {parseLocation, sourceKind, type ManifestLocation} from './location.js'
+
+export const MAX_MANIFEST_BYTES = 10 * 1024 * 1024
+export const HTTP_TIMEOUT_MS = 10_000
+const EXTENSIONS = ['.yaml', '.yml', '.json']
+
+/** One file, body or input to decode. `location` is what issues name (a file path, URL or `-`). */
+export interface ManifestBlob {
+  location: string
+  source: PodSource['kind']
+  text: string
+}
+
+export interface FileStat {
+  isFile(): boolean
+  isDirectory(): boolean
+  size: number
+}
+
+/** The part of a fetch Response this module reads. */
+export interface HttpResponse {
+  status: number
+  statusText: string
+  body: AsyncIterable<Uint8Array> | null
+}
+
+export interface ManifestIO {
+  stat?: (path: string) => Promise<FileStat>
+  readdir?: (path: string) => Promise<string[]>
+  readFile?: (path: string) => Promise<Uint8Array>
+  /** Standard input as bytes. */
+  stdin?: () => Promise<Uint8Array>
+  fetch?: (url: string, init: {signal: AbortSignal; headers: Array<[string, string]>}) => Promise<HttpResponse>
+  /** Headers sent with every URL request (`--manifest-url-header`). */
+  httpHeaders?: Array<[string, string]>
+}
+
+export interface ReadResult {
+  blobs: ManifestBlob[]
+  issues: FieldIssue[]
+}
+
+/** Reads every location in order; throws one InvalidInputError naming every unreadable one. */
+export async function readManifests(locations: readonly string[], io: ManifestIO = {}): Promise<ManifestBlob[]> {
+  const blobs: ManifestBlob[] = []
+  const issues: FieldIssue[] = []
+  let stdinSeen = false
+  for (const arg of locations) {
+    let loc: ManifestLocation
+    try {
+      loc = parseLocation(arg)
+    } catch (err) {
+      issues.push(readIssue(arg, errorMessage(err)))
+      continue
+    }
+    if (loc.kind === 'stdin') {
+      if (stdinSeen) {
+        issues.push(readIssue('-', 'standard input can be given only once'))
+        continue
+      }
+      stdinSeen = true
+    }
+    const result = await readLocation(loc, io)
+    blobs.push(...result.blobs)
+    issues.push(...result.issues)
+  }
+  if (issues.length > 0) throw new InvalidInputError(issues)
+  return blobs
+}
+
+/** Reads one location; problems are returned, not thrown, so a source can skip a bad file. */
+export async function readLocation(loc: ManifestLocation, io: ManifestIO = {}): Promise<ReadResult> {
+  const source = sourceKind(loc)
+  try {
+    if (loc.kind === 'stdin') {
+      const bytes = await (io.stdin ?? readProcessStdin)()
+      return {blobs: [{location: '-', source, text: decodeText(bytes)}], issues: []}
+    }
+    if (loc.kind === 'url') {
+      const text = await fetchText(loc.url, io)
+      return {blobs: [{location: loc.url, source, text}], issues: []}
+    }
+    return await readPath(loc.path, io)
+  } catch (err) {
+    return {blobs: [], issues: [readIssue(loc.kind === 'stdin' ? '-' : loc.kind === 'url' ? loc.url : loc.path, errorMessage(err))]}
+  }
+}
+
+async function readPath(path: string, io: ManifestIO): Promise<ReadResult> {
+  const st = await (io.stat ?? stat)(path).catch(fsError)
+  if (!st.isDirectory()) return {blobs: [await readOneFile(path, st, io)], issues: []}
+  const names = (await (io.readdir ?? readdir)(path).catch(fsError))
+    .filter((n) => !n.startsWith('.') && EXTENSIONS.some((ext) => n.toLowerCase().endsWith(ext)))
+    .sort()
+  const blobs: ManifestBlob[] = []
+  const issues: FieldIssue[] = []
+  for (const name of names) {
+    const file = join(path, name)
+    try {
+      const fst = await (io.stat ?? stat)(file).catch(fsError)
+      // Sub-directories (even one named x.yaml) and special files are not manifests.
+      if (!fst.isFile()) continue
+      blobs.push(await readOneFile(file, fst, io))
+    } catch (err) {
+      issues.push(readIssue(file, errorMessage(err)))
+    }
+  }
+  return {blobs, issues}
+}
+
+async function readOneFile(path: string, st: FileStat, io: ManifestIO): Promise<ManifestBlob> {
+  if (!st.isFile()) throw new Error('is not a regular file or directory')
+  checkSize(st.size)
+  const bytes = await (io.readFile ?? readFile)(path).catch(fsError)
+  checkSize(bytes.byteLength)
+  return {location: path, source: 'file', text: decodeText(bytes)}
+}
+
+async function fetchText(url: string, io: ManifestIO): Promise<string> {
+  const doFetch = io.fetch ?? defaultFetch
+  let res: HttpResponse
+  try {
+    res = await doFetch(url, {signal: AbortSignal.timeout(HTTP_TIMEOUT_MS), headers: io.httpHeaders ?? []})
+  } catch (err) {
+    if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
+      throw new Error(`no response within ${HTTP_TIMEOUT_MS / 1000}s`)
+    }
+    throw new Error(`GET failed: ${causeMessage(err)}`)
+  }
+  if (res.status !== 200) throw new Error(`GET returned HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}, expected 200`)
+  const chunks: Uint8Array[] = []
+  let total = 0
+  if (res.body) {
+    for await (const chunk of res.body) {
+      total += chunk.byteLength
+      checkSize(total)
+      chunks.push(chunk)
+    }
+  }
+  return decodeText(Buffer.concat(chunks))
+}
+
+async function defaultFetch(url: string, init: {signal: AbortSignal; headers: Array<[string, string]>}): Promise<HttpResponse> {
+  const res = await fetch(url, {signal: init.signal, headers: init.headers, redirect: 'follow'})
+  return {status: res.status, statusText: res.statusText, body: res.body}
+}
+
+async function readProcessStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = []
+  let total = 0
+  for await (const chunk of process.stdin) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk))
+    total += buf.byteLength
+    checkSize(total)
+    chunks.push(buf)
+  }
+  return Buffer.concat(chunks)
+}
+
+function checkSize(bytes: number): void {
+  if (bytes > MAX_MANIFEST_BYTES) {
+    throw new Error(`is larger than the ${MAX_MANIFEST_BYTES / 1024 / 1024} MiB limit for a manifest`)
+  }
+}
+
+function decodeText(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', {fatal: true}).decode(bytes)
+  } catch {
+    throw new Error('is not valid UTF-8 text')
+  }
+}
+
+const FS_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'a parent of this path is not a directory',
+  ELOOP: 'too many levels of symbolic links',
+  EISDIR: 'is a directory',
+}
+
+function fsError(err: unknown): never {
+  const code = err instanceof Error && 'code' in err ? String(err.code) : ''
+  throw new Error(FS_ERRORS[code] ?? errorMessage(err))
+}
+
+function causeMessage(err: unknown): string {
+  // Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, DNS…) is in `cause`.
+  if (err instanceof Error && err.cause !== undefined) return `${err.message} (${errorMessage(err.cause)})`
+  return errorMessage(err)
+}
+
+function readIssue(location: string, message: string): FieldIssue {
+  return {location, document: 0, field: '', message}
+}

@@ -1,0 +1,68 @@
+// A kubelet-style v1 PodStatus computed from the desired pod, what the runtime has, probe
+// results and the reasons containers are waiting (KUBELET.md §9). Pure: status is computed,
+// never stored. `get -o json` and `run --wait` both read it.
+import type {Container, ContainerStatus, PodStatus, StaticPod} from '../api/types.js'
+import type {RuntimePod} from '../kuberuntime/model.js'
+import type {PodProbeResults} from '../sync/actions.js'
+import {isSidecar} from '../sync/restart-policy.js'
+import {sortSandboxes} from '../sync/sandbox-decision.js'
+import {podConditions} from './conditions.js'
+import {containerStatus, rfc3339} from './container-status.js'
+import {podPhase} from './phase.js'
+import {podQosClass} from './qos.js'
+
+export interface StatusInput {
+  sp: StaticPod
+  runtime: RuntimePod | undefined
+  probes: PodProbeResults
+  /** Container name → why it waits (CrashLoopBackOff, ErrImagePull, ...). */
+  waiting: ReadonlyMap<string, {reason: string; message: string}>
+  /** The node's IP: shown as hostIP, and as podIP for host-network pods. */
+  hostIP?: string
+}
+
+export function generatePodStatus(input: StatusInput): PodStatus {
+  const {spec} = input.sp.pod
+  const runtimeContainers = input.runtime?.containers ?? []
+  const sandboxes = sortSandboxes(input.runtime?.sandboxes ?? [])
+  const inits = spec.initContainers ?? []
+  const defaultReason = inits.length > 0 ? 'PodInitializing' : 'ContainerCreating'
+  const statusOf = (c: Container, kind: 'init' | 'sidecar' | 'regular'): ContainerStatus =>
+    containerStatus({
+      container: c,
+      runtime: runtimeContainers,
+      probes: input.probes.get(c.name),
+      waiting: input.waiting.get(c.name),
+      defaultReason,
+      kind,
+    })
+  const initStatuses = inits.map((c) => statusOf(c, isSidecar(c) ? 'sidecar' : 'init'))
+  const statuses = spec.containers.map((c) => statusOf(c, 'regular'))
+
+  const phase = podPhase(spec, initStatuses, statuses)
+  const readySandboxes = sandboxes.filter((s) => s.state === 'ready')
+  const sandboxReady = sandboxes[0]?.state === 'ready' && readySandboxes.length === 1
+  const status: PodStatus = {
+    phase,
+    conditions: podConditions({spec, sandboxReady, initStatuses, statuses, phase}),
+    qosClass: podQosClass(spec),
+    containerStatuses: statuses,
+  }
+  if (initStatuses.length > 0) status.initContainerStatuses = initStatuses
+
+  const hostIP = input.hostIP
+  if (hostIP !== undefined && hostIP !== '') {
+    status.hostIP = hostIP
+    status.hostIPs = [{ip: hostIP}]
+  }
+  const podIP = spec.hostNetwork === true ? hostIP : readySandboxes[0]?.ip
+  if (podIP !== undefined && podIP !== '') {
+    status.podIP = podIP
+    status.podIPs = [{ip: podIP}]
+  }
+  // The pod started when its first sandbox was created.
+  const first = sandboxes[sandboxes.length - 1]
+  const startTime = first === undefined ? undefined : rfc3339(first.createdAt)
+  if (startTime !== undefined) status.startTime = startTime
+  return status
+}

@@ -1,0 +1,77 @@
+// Helpers for end-to-end tests: run the built CLI (bin/run.js) against the private containerd
+// that scripts/runtime.sh started, and look at the result independently with `ctr`.
+import {spawn, spawnSync} from 'node:child_process'
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join, resolve} from 'node:path'
+
+export const ROOT = resolve(import.meta.dirname, '../..')
+export const SOCKET = '/run/kube-node-e2e/containerd.sock'
+export const ENDPOINT = process.env['CONTAINER_RUNTIME_ENDPOINT'] ?? `unix://${SOCKET}`
+export const NODE = 'e2e'
+export const BUSYBOX = 'localhost:5000/busybox:latest'
+
+export interface Result {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** A private root and log dir per test file, so tests never see each other's state on disk. */
+export function makeDirs(): {rootDir: string; logsDir: string; work: string; cleanup: () => void} {
+  const work = mkdtempSync(join(tmpdir(), 'kn-e2e-'))
+  return {rootDir: join(work, 'root'), logsDir: join(work, 'logs'), work, cleanup: () => rmSync(work, {recursive: true, force: true})}
+}
+
+export function knArgs(dirs: {rootDir: string; logsDir: string}, args: string[]): string[] {
+  return [join(ROOT, 'bin/run.js'), ...args, '--runtime-endpoint', ENDPOINT, '--root-dir', dirs.rootDir, '--pod-logs-dir', dirs.logsDir, '--node-name', NODE]
+}
+
+/** Runs kube-node to completion. Asynchronous so that vitest's timeouts still work. */
+export function kn(dirs: {rootDir: string; logsDir: string}, args: string[], input?: string): Promise<Result> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, knArgs(dirs, args), {env: {...process.env, NO_COLOR: '1'}})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('close', (code) => resolvePromise({code: code ?? -1, stdout, stderr}))
+    child.stdin.end(input ?? '')
+  })
+}
+
+export function ctr(args: string[]): string {
+  const r = spawnSync('ctr', ['--address', SOCKET, '-n', 'k8s.io', ...args], {encoding: 'utf8'})
+  if (r.status !== 0) throw new Error(`ctr ${args.join(' ')} failed: ${r.stderr}`)
+  return r.stdout
+}
+
+/** IDs of every container (sandboxes included) that carries the label key=value. */
+export function ctrContainersWithLabel(key: string, value: string): string[] {
+  return ctr(['containers', 'ls', '-q', `labels."${key}"==${value}`])
+    .split('\n')
+    .filter(Boolean)
+}
+
+export function writeManifest(dir: string, name: string, text: string): string {
+  const path = join(dir, name)
+  writeFileSync(path, text)
+  return path
+}
+
+export function podYaml(name: string, opts: {image?: string; command?: string; restartPolicy?: string} = {}): string {
+  return `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+  labels:
+    app: ${name}
+spec:
+  restartPolicy: ${opts.restartPolicy ?? 'Always'}
+  terminationGracePeriodSeconds: 2
+  containers:
+  - name: main
+    image: ${opts.image ?? BUSYBOX}
+    command: ["sh", "-c", ${JSON.stringify(opts.command ?? 'echo started; while true; do sleep 1; done')}]
+`
+}

@@ -1,0 +1,157 @@
+// The whole core behind `run`, `plan`, `get` and `down` over the in-memory fake CRI: manifests on
+// disk in, CRI calls out. A fake clock makes back-off and timeouts instant.
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {mkdtempSync, rmSync, writeFileSync, existsSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {FakeRuntime} from '../support/fake-runtime.js'
+import {FakeClock} from '../support/fake-clock.js'
+import {createNode, type KubeNode} from '../../src/node/create-node.js'
+import {runPods} from '../../src/node/run.js'
+import {planPods} from '../../src/node/plan.js'
+import {getPods} from '../../src/node/get.js'
+import {downPods} from '../../src/node/down.js'
+import {silentLogger} from '../../src/util/logger.js'
+import {InvalidInputError} from '../../src/util/errors.js'
+import type {NodeConfig} from '../../src/node/config.js'
+
+const IMAGE = 'localhost:5000/busybox:latest'
+
+function pod(name: string, extra = '', image = IMAGE): string {
+  return `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+spec:
+  terminationGracePeriodSeconds: 5
+${extra}  containers:
+  - name: main
+    image: ${image}
+    command: ["sleep", "3600"]
+`
+}
+
+describe('run over the fake CRI', () => {
+  let work: string
+  let fake: FakeRuntime
+  let clock: FakeClock
+  let node: KubeNode
+
+  function write(name: string, text: string): string {
+    const p = join(work, name)
+    writeFileSync(p, text)
+    return p
+  }
+
+  beforeEach(async () => {
+    work = mkdtempSync(join(tmpdir(), 'kn-int-'))
+    fake = new FakeRuntime({images: ['localhost:5000/pause:3.9'], pullable: [IMAGE]})
+    clock = new FakeClock(fake)
+    const config: NodeConfig = {
+      nodeName: 'node1',
+      rootDir: join(work, 'root'),
+      podLogsDir: join(work, 'logs'),
+      runtimeEndpoint: 'unix:///unused.sock',
+      imageEndpoint: 'unix:///unused.sock',
+      runtimeRequestTimeoutMs: 1000,
+      resolvConf: '',
+      clusterDNS: [],
+      clusterDomain: 'cluster.local',
+      parallelism: 4,
+    }
+    node = await createNode(config, silentLogger, {runtime: fake, clock})
+  })
+
+  afterEach(() => rmSync(work, {recursive: true, force: true}))
+
+  it('pulls, creates the sandbox and starts the container, in that order, and reports Running', async () => {
+    const results = await runPods(node, [write('web.yaml', pod('web'))], {wait: 'running', timeoutMs: 60_000})
+    expect(results.map((r) => [r.sp.pod.metadata.name, r.outcome])).toEqual([['web-node1', 'done']])
+    expect(results[0]!.status.phase).toBe('Running')
+    expect(fake.mutatingCalls()).toEqual(['PullImage', 'RunPodSandbox', 'CreateContainer', 'StartContainer'])
+    // Log directory and the stored manifest exist, as `get` and `logs` need them.
+    const uid = results[0]!.sp.pod.metadata.uid
+    expect(existsSync(join(work, 'logs', `default_web-node1_${uid}`, 'main'))).toBe(true)
+    expect(existsSync(join(work, 'root', 'pods', uid, 'pod.json'))).toBe(true)
+  })
+
+  it('a second run of the same manifest makes no changing call', async () => {
+    const file = write('web.yaml', pod('web'))
+    await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})
+    fake.calls.length = 0
+    const again = await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})
+    expect(again[0]!.outcome).toBe('done')
+    expect(fake.mutatingCalls()).toEqual([])
+  })
+
+  it('an edited image replaces only that container and keeps the sandbox', async () => {
+    fake.pullable.add('localhost:5000/busybox:1.36')
+    await runPods(node, [write('web.yaml', pod('web'))], {wait: 'running', timeoutMs: 60_000})
+    const sandboxes = [...fake.sandboxes.keys()]
+    fake.calls.length = 0
+    const r = await runPods(node, [write('web.yaml', pod('web', '', 'localhost:5000/busybox:1.36'))], {wait: 'running', timeoutMs: 60_000})
+    expect(r[0]!.outcome).toBe('done')
+    expect(fake.mutatingCalls()).toEqual(['PullImage', 'StopContainer', 'CreateContainer', 'StartContainer'])
+    expect([...fake.sandboxes.keys()]).toEqual(sandboxes)
+  })
+
+  it('a missing image fails the pod with ErrImagePull and stops nothing else', async () => {
+    const r = await runPods(node, [write('bad.yaml', pod('bad', '', 'localhost:5000/nope:1'))], {wait: 'running', timeoutMs: 60_000})
+    expect(r[0]!.outcome).toBe('failed')
+    expect(r[0]!.reason).toContain('ErrImagePull')
+    expect(r[0]!.status.containerStatuses?.[0]?.state?.waiting?.reason).toBe('ErrImagePull')
+  })
+
+  it('invalid input throws before any CRI call', async () => {
+    const bad = write('bad.yaml', pod('bad').replace('image: localhost', 'image: "  "\n    x: localhost'))
+    await expect(runPods(node, [write('ok.yaml', pod('ok')), bad], {wait: 'running', timeoutMs: 1000})).rejects.toBeInstanceOf(InvalidInputError)
+    expect(fake.mutatingCalls()).toEqual([])
+  })
+
+  it('restarts a crashed container under restartPolicy Always, with back-off after the first restart', async () => {
+    const file = write('web.yaml', pod('web'))
+    await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})
+    const first = [...fake.containers.keys()][0]!
+    fake.exitContainer(first, 1)
+    const r = await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})
+    expect(r[0]!.outcome).toBe('done')
+    expect(r[0]!.status.containerStatuses?.[0]?.restartCount).toBe(1)
+    expect(r[0]!.status.containerStatuses?.[0]?.lastState?.terminated?.exitCode).toBe(1)
+  })
+
+  it('a run-to-completion pod is done when it has Succeeded', async () => {
+    const file = write('job.yaml', pod('job', '  restartPolicy: Never\n'))
+    const promise = runPods(node, [file], {wait: 'running', timeoutMs: 60_000})
+    // Let the first sync start the container, then let it finish successfully.
+    await clock.waitForSleep()
+    for (const id of fake.containers.keys()) fake.exitContainer(id, 0)
+    const r = await promise
+    expect(r[0]!.outcome).toBe('done')
+    expect(r[0]!.status.phase).toBe('Succeeded')
+  })
+
+  it('plan shows the actions and changes nothing', async () => {
+    const plans = await planPods(node, [write('web.yaml', pod('web'))])
+    expect(plans[0]!.plan.actions.map((a) => a.type)).toEqual(['PullImage', 'CreateSandbox', 'StartContainer'])
+    expect(fake.mutatingCalls()).toEqual([])
+  })
+
+  it('get lists the pod with status, and down removes it and its directories', async () => {
+    const file = write('web.yaml', pod('web'))
+    const [res] = await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})
+    const list = await getPods(node)
+    expect(list.items.map((p) => [p.metadata?.name, p.status?.phase])).toEqual([['web-node1', 'Running']])
+    const down = await downPods(node, {all: true})
+    expect(down.removed).toEqual(['web-node1'])
+    expect(fake.sandboxes.size).toBe(0)
+    expect(existsSync(join(work, 'root', 'pods', res!.sp.pod.metadata.uid))).toBe(false)
+    expect((await getPods(node)).items).toEqual([])
+  })
+
+  it('never touches a sandbox that kube-node did not create', async () => {
+    await fake.runPodSandbox({metadata: {name: 'foreign', uid: 'x', namespace: 'default', attempt: 0}, hostname: '', logDirectory: '', portMappings: [], labels: {'io.kubernetes.pod.uid': 'x'}, annotations: {}})
+    await downPods(node, {all: true})
+    expect(fake.sandboxes.size).toBe(1)
+    expect((await getPods(node)).items).toEqual([])
+  })
+})

@@ -1,0 +1,117 @@
+import {readdirSync, readFileSync} from 'node:fs'
+import {fileURLToPath} from 'node:url'
+import {describe, expect, it} from 'vitest'
+import {buildManifests} from '../../../src/manifest/build.js'
+import {loadStaticPods} from '../../../src/manifest/load.js'
+import type {ManifestIO} from '../../../src/manifest/read.js'
+import {formatIssue, InvalidInputError} from '../../../src/util/errors.js'
+
+const fixtures = fileURLToPath(new URL('../../fixtures/manifests/', import.meta.url))
+const fixture = (path: string) => readFileSync(`${fixtures}${path}`, 'utf8')
+
+/** Files served from memory; every path is a file. */
+function filesIO(files: Record<string, string>): ManifestIO {
+  return {
+    stat: async (p) => {
+      if (!(p in files)) throw Object.assign(new Error('missing'), {code: 'ENOENT'})
+      return {isFile: () => true, isDirectory: () => false, size: files[p]!.length}
+    },
+    readFile: async (p) => Buffer.from(files[p] ?? ''),
+  }
+}
+
+const podYaml = (name: string, image = 'nginx:1.27', namespace?: string) =>
+  `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n${namespace ? `  namespace: ${namespace}\n` : ''}spec:\n  containers:\n  - name: app\n    image: ${image}\n`
+
+async function loadError(files: Record<string, string>): Promise<InvalidInputError> {
+  const err = await loadStaticPods(Object.keys(files), {nodeName: 'node-1', io: filesIO(files)}).catch((e: unknown) => e)
+  if (!(err instanceof InvalidInputError)) throw new Error(`expected an InvalidInputError, got ${String(err)}`)
+  return err
+}
+
+describe('loadStaticPods', () => {
+  it('loads pods of every location in order, with their source', async () => {
+    const files = {'pods/a.yaml': `${podYaml('a')}---\n${podYaml('b')}`, 'https://h/c.yaml': podYaml('c')}
+    const io: ManifestIO = {
+      ...filesIO(files),
+      fetch: async () => ({status: 200, statusText: 'OK', body: (async function* () { yield Buffer.from(podYaml('c')) })()}),
+    }
+    const {pods} = await loadStaticPods(['pods/a.yaml', 'https://h/c.yaml'], {nodeName: 'node-1', io})
+    expect(pods.map((p) => [p.pod.metadata.name, p.source])).toEqual([
+      ['a-node-1', {kind: 'file', location: 'pods/a.yaml', document: 0}],
+      ['b-node-1', {kind: 'file', location: 'pods/a.yaml', document: 1}],
+      ['c-node-1', {kind: 'http', location: 'https://h/c.yaml', document: 0}],
+    ])
+  })
+
+  it('rejects the same namespace/name defined twice, naming both places', async () => {
+    const err = await loadError({'a.yaml': podYaml('web'), 'b.yaml': podYaml('web', 'nginx:1.28', 'default')})
+    expect(err.message).toBe('b.yaml, document 0, field metadata.name: duplicate pod "default/web": also defined in a.yaml, document 0')
+  })
+
+  it('allows the same name in different namespaces', async () => {
+    const files = {'a.yaml': podYaml('web'), 'b.yaml': podYaml('web', 'nginx', 'infra')}
+    const {pods} = await loadStaticPods(Object.keys(files), {nodeName: 'node-1', io: filesIO(files)})
+    expect(new Set(pods.map((p) => p.pod.metadata.uid)).size).toBe(2)
+  })
+
+  it('names a List item in the duplicate message', async () => {
+    const list = `apiVersion: v1\nkind: List\nitems:\n- ${JSON.stringify({apiVersion: 'v1', kind: 'Pod', metadata: {name: 'x'}, spec: {containers: [{name: 'c', image: 'busybox'}]}})}\n`
+    const err = await loadError({'l.yaml': list, 'x.yaml': podYaml('x')})
+    expect(err.message).toBe('x.yaml, document 0, field metadata.name: duplicate pod "default/x": also defined in l.yaml, document 0, item 0')
+  })
+
+  it('rejects everything when one document among valid ones is invalid, reporting every issue', async () => {
+    const files = {
+      'pods/ok.yaml': podYaml('ok'),
+      'pods/web.yaml': `${podYaml('web')}---\n${podYaml('api', '""')}`,
+      'pods/db.yaml': podYaml('db', 'Postgres'),
+    }
+    const err = await loadError(files)
+    expect(err.issues.map(formatIssue)).toEqual([
+      'pods/web.yaml, document 1, field spec.containers[0].image: must be set',
+      'pods/db.yaml, document 0, field spec.containers[0].image: "Postgres" is not a valid image reference',
+    ])
+    expect(err.message).toBe(
+      '2 problems: pods/web.yaml, document 1, field spec.containers[0].image: must be set; ' +
+        'pods/db.yaml, document 0, field spec.containers[0].image: "Postgres" is not a valid image reference',
+    )
+  })
+
+  it('reports reading errors before anything is decoded', async () => {
+    const err = await loadStaticPods(['missing.yaml'], {nodeName: 'n', io: filesIO({})}).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(InvalidInputError)
+    expect((err as Error).message).toBe('missing.yaml, document 0: no such file or directory')
+  })
+
+  it('returns ConfigMaps and Secrets with a default namespace', async () => {
+    const {pods, configMaps} = await loadStaticPods(['m.yaml'], {nodeName: 'n', io: filesIO({'m.yaml': fixture('valid/multi.yaml')})})
+    expect(pods.map((p) => p.manifestName)).toEqual(['first', 'second'])
+    expect(configMaps).toEqual([{apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'settings', namespace: 'default'}, data: {level: 'debug'}}])
+  })
+})
+
+describe('fixtures', () => {
+  const build = (dir: string, name: string) =>
+    buildManifests([{location: name, source: 'file', text: fixture(`${dir}/${name}`)}], {nodeName: 'node-1'})
+
+  it.each(readdirSync(`${fixtures}valid`))('valid/%s loads without issues', (name) => {
+    const result = build('valid', name)
+    expect(result.issues.map(formatIssue)).toEqual([])
+    expect(result.pods.length).toBeGreaterThan(0)
+  })
+
+  it.each(readdirSync(`${fixtures}invalid`).filter((n) => n.endsWith('.yaml')))('invalid/%s gives the expected errors', (name) => {
+    const expected = fixture(`invalid/${name.replace(/\.yaml$/, '.expected')}`).trim().split('\n')
+    const result = build('invalid', name)
+    expect(result.issues.map(formatIssue)).toEqual(expected)
+    expect(result.pods).toEqual([])
+  })
+
+  it('defaults the kubeadm etcd pod like the kubelet', () => {
+    const [etcd] = build('valid', 'etcd.yaml').pods
+    expect(etcd?.pod.metadata).toMatchObject({name: 'etcd-node-1', namespace: 'kube-system'})
+    expect(etcd?.pod.spec.containers[0]?.startupProbe?.successThreshold).toBe(1)
+    expect(etcd?.pod.spec.volumes?.[0]?.hostPath).toEqual({path: '/etc/kubernetes/pki/etcd', type: 'DirectoryOrCreate'})
+  })
+})

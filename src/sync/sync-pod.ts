@@ -12,6 +12,7 @@ import {computePodActions} from './compute-pod-actions.js'
 import {readRuntimePod} from '../kuberuntime/runtime-reader.js'
 import {generatePodStatus} from '../status/generate.js'
 import {normalizeImageRef} from '../images/reference.js'
+import {containerHash} from '../kuberuntime/hash.js'
 
 export interface SyncContext {
   deps: ExecutorDeps
@@ -30,8 +31,14 @@ export interface PodSyncOutcome {
   status: PodStatus
 }
 
-export function backOffKey(uid: string, container: string): string {
-  return `${uid}/${container}`
+/**
+ * Back-off is per container definition, as the kubelet keys it by name and spec hash: an edit
+ * that changes the container starts it at once instead of waiting out the old crash loop.
+ */
+export function backOffKey(sp: StaticPod, container: string): string {
+  const spec = sp.pod.spec
+  const c = [...(spec.initContainers ?? []), ...spec.containers].find((x) => x.name === container)
+  return `${sp.pod.metadata.uid}/${container}/${c ? containerHash(sp.pod, c) : ''}`
 }
 
 export async function presentImages(images: ImageService): Promise<Set<string>> {
@@ -47,7 +54,7 @@ export function podBackOff(backOff: BackOff, sp: StaticPod, now: number): Map<st
   const out = new Map<string, BackOffEntry>()
   const spec = sp.pod.spec
   for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
-    const e = backOff.get(backOffKey(sp.pod.metadata.uid, c.name), now)
+    const e = backOff.get(backOffKey(sp, c.name), now)
     if (e) out.set(c.name, e)
   }
   return out
@@ -83,11 +90,11 @@ export async function syncPod(
       // A restart (not a first start) arms the crash-loop back-off, as the kubelet's doBackOff does.
       if (a.type === 'StartContainer' && result.started.includes(a.name)) {
         waiting.delete(a.name)
-        if (a.restartCount > 0) ctx.backOff.next(backOffKey(uid, a.name), now, 'CrashLoopBackOff')
+        if (a.restartCount > 0) ctx.backOff.next(backOffKey(sp, a.name), now, 'CrashLoopBackOff')
       }
     }
     for (const f of failures) {
-      if (f.reason === 'ErrImagePull') ctx.backOff.next(backOffKey(uid, f.container), now, 'ImagePullBackOff')
+      if (f.reason === 'ErrImagePull') ctx.backOff.next(backOffKey(sp, f.container), now, 'ImagePullBackOff')
       if (f.container) waiting.set(f.container, {reason: f.reason, message: f.message})
     }
     observed = await readRuntimePod(ctx.deps.runtime.runtime, uid)

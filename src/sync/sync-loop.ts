@@ -1,0 +1,234 @@
+// `watch`'s heart, the kubelet's syncLoop: pod updates from the sources, lifecycle events from the
+// PLEG, a resync tick and housekeeping all turn into work for the pod workers. It keeps, per
+// desired pod, the waiting reasons and the last status it computed (for /pods) and when the pod
+// is next due for a sync.
+import type {PodStatus, PodUpdate, StaticPod} from '../api/types.js'
+import type {RuntimePod} from '../kuberuntime/model.js'
+import type {Clock} from '../util/clock.js'
+import type {Logger} from '../util/logger.js'
+import {readRuntimePod, readRuntimePods} from '../kuberuntime/runtime-reader.js'
+import {PodWorkers, type PodWork} from './pod-workers.js'
+import {backOffKey, syncPod, type SyncContext, type WaitingReasons} from './sync-pod.js'
+import {terminatePod} from './terminate.js'
+import {describeAction} from './describe.js'
+import {errorMessage} from '../util/errors.js'
+
+export interface SyncLoopMetrics {
+  observeWorker(operation: 'create' | 'update' | 'sync' | 'kill', seconds: number): void
+  observePodStart(seconds: number): void
+  syncError(): void
+}
+
+export interface LifecycleEvent {
+  uid: string
+  type: string
+  containerId: string
+}
+
+export interface SyncLoopOptions {
+  /** Base resync interval; each pod is re-synced after a uniform [1, 1.5) × this (kubelet: 1m). */
+  resyncIntervalMs: number
+  /** After a failed sync (kubelet backOffPeriod 10s, jitter 0.5). */
+  errorBackOffMs: number
+  housekeepingIntervalMs: number
+  tickMs: number
+  random?: () => number
+}
+
+export const DEFAULT_SYNC_LOOP_OPTIONS: SyncLoopOptions = {
+  resyncIntervalMs: 60_000,
+  errorBackOffMs: 10_000,
+  housekeepingIntervalMs: 2_000,
+  tickMs: 1_000,
+}
+
+interface PodRecord {
+  sp: StaticPod
+  waiting: WaitingReasons
+  status?: PodStatus
+  nextSyncAt: number
+  firstSeenAt: number
+  startReported: boolean
+  everSynced: boolean
+}
+
+export interface SyncLoopDeps {
+  sync: SyncContext
+  logger: Logger
+  clock: Clock
+  /** True once every source has delivered a snapshot: before that nothing is deleted. */
+  sourcesReady: () => boolean
+  metrics?: SyncLoopMetrics
+}
+
+export class SyncLoop {
+  private readonly pods = new Map<string, PodRecord>()
+  private readonly workers: PodWorkers
+  private timers: NodeJS.Timeout[] = []
+  private lastTick = 0
+  private readonly opts: SyncLoopOptions
+  private readonly random: () => number
+
+  constructor(
+    private readonly deps: SyncLoopDeps,
+    opts: Partial<SyncLoopOptions> = {},
+  ) {
+    this.opts = {...DEFAULT_SYNC_LOOP_OPTIONS, ...opts}
+    this.random = this.opts.random ?? Math.random
+    this.workers = new PodWorkers({sync: (sp, reason) => this.syncOne(sp, reason), kill: (w) => this.killOne(w)}, deps.logger)
+  }
+
+  start(): void {
+    this.lastTick = this.deps.clock.now()
+    this.timers.push(setInterval(() => this.tick(), this.opts.tickMs))
+    this.timers.push(setInterval(() => void this.housekeeping(), this.opts.housekeepingIntervalMs))
+  }
+
+  async stop(timeoutMs = 5_000): Promise<void> {
+    for (const t of this.timers) clearInterval(t)
+    this.timers = []
+    await this.workers.stop(timeoutMs)
+  }
+
+  /** Healthy while the loop keeps ticking (kubelet: the sync loop is not stuck). */
+  healthy(now: number): {ok: boolean; reason?: string} {
+    const late = now - this.lastTick
+    return late > 10 * this.opts.tickMs + 30_000 ? {ok: false, reason: `sync loop last ran ${Math.round(late / 1000)}s ago`} : {ok: true}
+  }
+
+  /** Desired pods with their last computed status. */
+  statuses(): {sp: StaticPod; status: PodStatus | undefined}[] {
+    return [...this.pods.values()].map((r) => ({sp: r.sp, status: r.status}))
+  }
+
+  handleUpdates(updates: PodUpdate[]): void {
+    const now = this.deps.clock.now()
+    for (const u of updates) {
+      for (const sp of u.pods) {
+        const uid = sp.pod.metadata.uid
+        switch (u.op) {
+          case 'ADD':
+          case 'UPDATE': {
+            const rec = this.pods.get(uid)
+            if (rec) rec.sp = sp
+            else this.pods.set(uid, {sp, waiting: new Map(), nextSyncAt: now, firstSeenAt: now, startReported: false, everSynced: false})
+            this.deps.logger.info(u.op === 'ADD' ? 'Pod added' : 'Pod updated', {pod: sp.pod.metadata.name, source: sp.source.location})
+            this.workers.update({type: 'sync', sp, reason: u.op === 'ADD' ? 'create' : 'update'})
+            break
+          }
+          case 'REMOVE': {
+            this.pods.delete(uid)
+            this.deps.logger.info('Pod removed from its source', {pod: sp.pod.metadata.name, source: sp.source.location})
+            if (this.deps.sourcesReady()) this.workers.update({type: 'kill', uid, sp, reason: 'its manifest is gone'})
+            break
+          }
+          case 'RECONCILE': {
+            const rec = this.pods.get(uid)
+            if (rec) rec.sp = sp
+            break
+          }
+        }
+      }
+    }
+  }
+
+  handleLifecycleEvents(events: LifecycleEvent[]): void {
+    const uids = new Set(events.filter((e) => e.type !== 'ContainerRemoved').map((e) => e.uid))
+    for (const uid of uids) {
+      const rec = this.pods.get(uid)
+      if (rec) this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync'})
+    }
+  }
+
+  /** Syncs every pod that is due (resync interval, back-off expiry). */
+  tick(): void {
+    const now = this.deps.clock.now()
+    this.lastTick = now
+    for (const rec of this.pods.values()) {
+      if (rec.nextSyncAt <= now && !this.workers.isBusy(rec.sp.pod.metadata.uid)) {
+        rec.nextSyncAt = Number.POSITIVE_INFINITY
+        this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync'})
+      }
+    }
+  }
+
+  /** Kills kube-node's pods that no source wants (only once all sources have reported). */
+  async housekeeping(observed?: RuntimePod[]): Promise<void> {
+    if (!this.deps.sourcesReady()) return
+    let runtimePods: RuntimePod[]
+    try {
+      runtimePods = observed ?? (await readRuntimePods(this.deps.sync.deps.runtime.runtime))
+    } catch (err) {
+      this.deps.logger.debug(2, 'Housekeeping could not list pods', {err: errorMessage(err)})
+      return
+    }
+    for (const rp of runtimePods) {
+      if (this.pods.has(rp.uid) || this.workers.isBusy(rp.uid)) continue
+      this.workers.update({type: 'kill', uid: rp.uid, observed: rp, reason: 'no source defines this pod'})
+    }
+  }
+
+  /** Waits until no worker has anything to do (tests). */
+  idle(): Promise<void> {
+    return this.workers.idle()
+  }
+
+  private jitter(ms: number): number {
+    return ms + this.random() * 0.5 * ms
+  }
+
+  private async syncOne(sp: StaticPod, reason: string): Promise<void> {
+    const uid = sp.pod.metadata.uid
+    const rec = this.pods.get(uid)
+    if (!rec) return
+    const {clock, logger, metrics} = this.deps
+    const started = clock.now()
+    try {
+      const outcome = await syncPod(this.deps.sync, rec.sp, new Map(), rec.waiting)
+      rec.status = outcome.status
+      rec.everSynced = true
+      for (const a of outcome.plan.actions) {
+        logger.info(describeAction(a), {pod: sp.pod.metadata.name})
+      }
+      for (const f of outcome.failures) {
+        logger.warn('Sync step failed', {pod: sp.pod.metadata.name, container: f.container || undefined, reason: f.reason, message: f.message})
+      }
+      const now = clock.now()
+      const until = outcome.plan.blocked
+        .map((b) => this.deps.sync.backOff.get(backOffKey(rec.sp, b.name), now)?.until)
+        .filter((t): t is number => t !== undefined)
+      if (until.length > 0) rec.nextSyncAt = Math.min(...until)
+      else if (outcome.failures.length > 0) rec.nextSyncAt = now + this.jitter(this.opts.errorBackOffMs)
+      else rec.nextSyncAt = now + this.jitter(this.opts.resyncIntervalMs)
+      if (outcome.failures.length > 0) metrics?.syncError()
+      const cs = outcome.status.containerStatuses ?? []
+      if (!rec.startReported && cs.length > 0 && cs.every((c) => c.state?.running)) {
+        rec.startReported = true
+        metrics?.observePodStart((now - rec.firstSeenAt) / 1000)
+      }
+    } catch (err) {
+      rec.nextSyncAt = clock.now() + this.jitter(this.opts.errorBackOffMs)
+      metrics?.syncError()
+      logger.error('Error syncing pod, will retry', {pod: sp.pod.metadata.name, err: errorMessage(err)})
+    } finally {
+      metrics?.observeWorker(reason === 'create' || reason === 'update' ? reason : 'sync', (clock.now() - started) / 1000)
+    }
+  }
+
+  private async killOne(work: Extract<PodWork, {type: 'kill'}>): Promise<void> {
+    const {sync, logger, clock, metrics} = this.deps
+    const started = clock.now()
+    try {
+      const observed = (await readRuntimePod(sync.deps.runtime.runtime, work.uid)) ?? work.observed
+      if (!observed) return
+      logger.info('Stopping pod', {pod: observed.name, reason: work.reason})
+      await terminatePod(
+        {runtime: sync.deps.runtime.runtime, fs: sync.deps.fs, logger, rootDir: sync.deps.rootDir, podLogsDir: sync.deps.podLogsDir},
+        observed,
+        work.sp?.pod,
+      )
+    } finally {
+      metrics?.observeWorker('kill', (clock.now() - started) / 1000)
+    }
+  }
+}

@@ -1,0 +1,130 @@
+// The watch loop over the fake CRI: updates from sources, lifecycle events and housekeeping turn
+// into the right runtime changes.
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {FakeRuntime} from '../support/fake-runtime.js'
+import {FakeClock} from '../support/fake-clock.js'
+import {createNode, type KubeNode} from '../../src/node/create-node.js'
+import {loadStaticPods} from '../../src/manifest/load.js'
+import {SyncLoop} from '../../src/sync/sync-loop.js'
+import {silentLogger} from '../../src/util/logger.js'
+import type {StaticPod} from '../../src/api/types.js'
+
+const IMAGE = 'localhost:5000/busybox:1.0'
+
+describe('SyncLoop over the fake CRI', () => {
+  let work: string
+  let fake: FakeRuntime
+  let clock: FakeClock
+  let node: KubeNode
+  let ready: boolean
+  let loop: SyncLoop
+
+  async function staticPod(name: string, image = IMAGE): Promise<StaticPod> {
+    const file = join(work, `${name}.yaml`)
+    writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}}\nspec:\n  containers: [{name: main, image: "${image}"}]\n`)
+    return (await loadStaticPods([file], {nodeName: 'n1'})).pods[0]!
+  }
+
+  function running(): string[] {
+    return [...fake.containers.values()].filter((c) => c.status.state === 'CONTAINER_RUNNING').map((c) => `${c.status.labels['io.kubernetes.pod.name']}/${c.status.image.image}`)
+  }
+
+  beforeEach(async () => {
+    work = mkdtempSync(join(tmpdir(), 'kn-loop-'))
+    fake = new FakeRuntime({images: [IMAGE, 'localhost:5000/busybox:2.0']})
+    clock = new FakeClock(fake)
+    ready = false
+    node = await createNode(
+      {nodeName: 'n1', rootDir: join(work, 'root'), podLogsDir: join(work, 'logs'), runtimeEndpoint: '', imageEndpoint: '', runtimeRequestTimeoutMs: 1000, resolvConf: '', clusterDNS: [], clusterDomain: 'cluster.local', parallelism: 4},
+      silentLogger,
+      {runtime: fake, clock},
+    )
+    loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => ready}, {random: () => 0})
+  })
+
+  afterEach(async () => {
+    await loop.stop()
+    rmSync(work, {recursive: true, force: true})
+  })
+
+  it('starts an added pod, restarts its container when it dies, and replaces it on an image edit', async () => {
+    const web = await staticPod('web')
+    loop.handleUpdates([{op: 'ADD', pods: [web]}])
+    await loop.idle()
+    expect(running()).toEqual([`web-n1/${IMAGE}`])
+
+    const [id] = [...fake.containers.keys()]
+    fake.exitContainer(id!, 137)
+    loop.handleLifecycleEvents([{uid: web.pod.metadata.uid, type: 'ContainerDied', containerId: id!}])
+    await loop.idle()
+    expect(running()).toEqual([`web-n1/${IMAGE}`])
+    expect(loop.statuses()[0]!.status?.containerStatuses?.[0]?.restartCount).toBe(1)
+
+    const sandboxes = [...fake.sandboxes.keys()]
+    loop.handleUpdates([{op: 'UPDATE', pods: [await staticPod('web', 'localhost:5000/busybox:2.0')]}])
+    await loop.idle()
+    expect(running()).toEqual(['web-n1/localhost:5000/busybox:2.0'])
+    expect([...fake.sandboxes.keys()]).toEqual(sandboxes)
+  })
+
+  it('a crash-looping container waits for its back-off, then the tick restarts it', async () => {
+    const web = await staticPod('web')
+    loop.handleUpdates([{op: 'ADD', pods: [web]}])
+    await loop.idle()
+    for (let restart = 1; restart <= 2; restart++) {
+      const live = [...fake.containers.entries()].find(([, c]) => c.status.state === 'CONTAINER_RUNNING')![0]
+      fake.exitContainer(live, 1)
+      loop.handleLifecycleEvents([{uid: web.pod.metadata.uid, type: 'ContainerDied', containerId: live}])
+      await loop.idle()
+    }
+    // The second death falls inside the 10s back-off armed by the first restart.
+    expect(running()).toEqual([])
+    expect(loop.statuses()[0]!.status?.containerStatuses?.[0]?.state?.waiting?.reason).toBe('CrashLoopBackOff')
+    clock.advance(10_000)
+    loop.tick()
+    await loop.idle()
+    expect(running()).toEqual([`web-n1/${IMAGE}`])
+  })
+
+  it('removes a pod only once the sources are ready', async () => {
+    const web = await staticPod('web')
+    loop.handleUpdates([{op: 'ADD', pods: [web]}])
+    await loop.idle()
+    loop.handleUpdates([{op: 'REMOVE', pods: [web]}])
+    await loop.idle()
+    expect(running()).toHaveLength(1)
+    ready = true
+    await loop.housekeeping()
+    await loop.idle()
+    expect(running()).toEqual([])
+    expect(fake.sandboxes.size).toBe(0)
+  })
+
+  it('housekeeping removes kube-node pods no source wants, and leaves foreign sandboxes alone', async () => {
+    const web = await staticPod('web')
+    loop.handleUpdates([{op: 'ADD', pods: [web]}])
+    await loop.idle()
+    await fake.runPodSandbox({metadata: {name: 'foreign', uid: 'f', namespace: 'default', attempt: 0}, hostname: '', logDirectory: '', portMappings: [], labels: {'io.kubernetes.pod.uid': 'f'}, annotations: {}})
+    // A fresh loop (as after a restart) that no longer has "web" in any source.
+    const fresh = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true})
+    await fresh.housekeeping()
+    await fresh.idle()
+    expect([...fake.sandboxes.values()].map((s) => s.sandbox.metadata.name)).toEqual(['foreign'])
+  })
+
+  it('adopts what runs after a restart without restarting it', async () => {
+    const web = await staticPod('web')
+    loop.handleUpdates([{op: 'ADD', pods: [web]}])
+    await loop.idle()
+    const before = [...fake.containers.keys()]
+    fake.calls.length = 0
+    const restarted = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true})
+    restarted.handleUpdates([{op: 'ADD', pods: [web]}])
+    await restarted.idle()
+    expect(fake.mutatingCalls()).toEqual([])
+    expect([...fake.containers.keys()]).toEqual(before)
+  })
+})

@@ -48,7 +48,7 @@ ctr_() { ctr --address "$SOCK" "$@"; }
 # still succeeds, so "alive" means present in /proc and not in state Z.
 alive() {
   local stat
-  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  { read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
   stat=${stat##*) }
   [[ ${stat%% *} != Z ]]
 }
@@ -69,25 +69,29 @@ stop_pid() { # PID NAME: SIGTERM, then SIGKILL after 10 s
   wait_gone "$1" 5 || die "$2 (pid $1) does not exit"
 }
 
-# Live processes whose command line contains every given word (no pkill -f: exact argv words).
+# Live processes having every given word as an exact argv element (never pkill -f on a pattern).
+# Builtins only: this scans all of /proc and must stay fast.
 pids_with_args() {
-  local dir pid args want ok
+  local dir want arg found
+  local -a argv
   for dir in /proc/[0-9]*; do
-    pid=${dir#/proc/}
-    [[ $pid == "$$" ]] && continue
-    args=$(tr '\0' '\n' <"$dir/cmdline" 2>/dev/null) || continue
-    [[ -n $args ]] || continue
-    ok=1
-    for want in "$@"; do grep -qxF -- "$want" <<<"$args" || { ok=0; break; }; done
-    ((ok)) && alive "$pid" && echo "$pid"
+    [[ ${dir#/proc/} == "$BASHPID" ]] && continue
+    { mapfile -d '' -t argv <"$dir/cmdline"; } 2>/dev/null || continue
+    ((${#argv[@]})) || continue
+    for want in "$@"; do
+      found=0
+      for arg in "${argv[@]}"; do [[ $arg == "$want" ]] && { found=1; break; }; done
+      ((found)) || continue 2
+    done
+    alive "${dir#/proc/}" && echo "${dir#/proc/}"
   done
   return 0
 }
 
 children_of() {
-  local dir stat
+  local dir stat ppid
   for dir in /proc/[0-9]*; do
-    stat=$(cat "$dir/stat" 2>/dev/null) || continue
+    { read -r stat <"$dir/stat"; } 2>/dev/null || continue
     stat=${stat##*) }
     read -r _ ppid _ <<<"$stat"
     [[ $ppid == "$1" ]] && echo "${dir#/proc/}"
@@ -102,9 +106,11 @@ pid1_is_systemd() { [[ $(cat /proc/1/comm 2>/dev/null) == systemd ]]; }
 
 # --- packages --------------------------------------------------------------------------------
 ensure_packages() {
-  local missing=() p created_policy=0
+  local missing=() p created_policy=0 installed
+  # One dpkg-query for all (fast path of a warm `up`); unknown packages just print nothing.
+  installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${PACKAGES[@]}" 2>/dev/null || true)
   for p in "${PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    grep -qxF "$p install ok installed" <<<"$installed" || missing+=("$p")
   done
   ((${#missing[@]})) || return 0
   log "installing ${missing[*]}"
@@ -216,8 +222,12 @@ ensure_image() { # REPO TAG ENTRYPOINT_JSON CMD_JSON
   [[ $have == 2 ]] && return 0
   log "pulling $ref into containerd namespace $NS"
   # Pull by tag and by digest, as CRI PullImage does: the digest name gives CRI its repoDigests.
-  ctr_ -n "$NS" images pull --plain-http --label io.cri-containerd.image=managed "$ref" >/dev/null
-  ctr_ -n "$NS" images pull --plain-http --label io.cri-containerd.image=managed "$REG_HOST/$repo@$digest" >/dev/null
+  local name out
+  for name in "$ref" "$REG_HOST/$repo@$digest"; do
+    # ctr prints progress noise (and a harmless "active check failed") on stderr; show it only on failure.
+    out=$(ctr_ -n "$NS" images pull --plain-http --label io.cri-containerd.image=managed "$name" 2>&1) ||
+      { echo "$out" >&2; die "pulling $name into containerd failed"; }
+  done
 }
 
 # --- down ------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import type {NodeConfig} from './config.js'
 import type {Logger} from '../util/logger.js'
 import {realClock, type Clock} from '../util/clock.js'
 import {createGrpcRuntime} from '../cri/grpc/client.js'
-import {instrumentRuntime} from '../cri/instrumented.js'
+import {instrumentRuntime, type CriMetrics} from '../cri/instrumented.js'
 import {parseResolvConf} from '../kuberuntime/dns.js'
 import {BackOff} from '../sync/backoff.js'
 import {nodeHostFs, type HostFs} from '../sync/host-fs.js'
@@ -28,6 +28,8 @@ export interface NodeOverrides {
   runtime?: Runtime
   clock?: Clock
   fs?: HostFs
+  /** Where CRI call counts and durations go (watch's /metrics). */
+  criMetrics?: CriMetrics
 }
 
 async function readHostDns(path: string, logger: Logger): Promise<DNSConfig> {
@@ -50,7 +52,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       imageEndpoint: config.imageEndpoint,
       callTimeoutMs: config.runtimeRequestTimeoutMs,
     })
-  const runtime = instrumentRuntime(raw, {logger, clock})
+  const runtime = instrumentRuntime(raw, {logger, clock, ...(overrides.criMetrics ? {metrics: overrides.criMetrics} : {})})
   const hostDns = await readHostDns(config.resolvConf, logger)
   const sync: SyncContext = {
     clock,

@@ -58,6 +58,8 @@ export interface SyncLoopDeps {
   clock: Clock
   /** True once every source has delivered a snapshot: before that nothing is deleted. */
   sourcesReady: () => boolean
+  /** The runtime's pods as last relisted (the PLEG cache); without it housekeeping lists them. */
+  observedPods?: () => RuntimePod[]
   metrics?: SyncLoopMetrics
 }
 
@@ -157,7 +159,7 @@ export class SyncLoop {
     if (!this.deps.sourcesReady()) return
     let runtimePods: RuntimePod[]
     try {
-      runtimePods = observed ?? (await readRuntimePods(this.deps.sync.deps.runtime.runtime))
+      runtimePods = observed ?? this.deps.observedPods?.() ?? (await readRuntimePods(this.deps.sync.deps.runtime.runtime))
     } catch (err) {
       this.deps.logger.debug(2, 'Housekeeping could not list pods', {err: errorMessage(err)})
       return

@@ -75,3 +75,57 @@ spec:
     command: ["sh", "-c", ${JSON.stringify(opts.command ?? 'echo started; while true; do sleep 1; done')}]
 `
 }
+
+export interface Daemon {
+  pid: number
+  stderr: () => string
+  /** Sends a signal and resolves with the exit code (null when killed by the signal). */
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+/** Starts `kube-node watch …` in the background. */
+export function startWatch(dirs: {rootDir: string; logsDir: string}, args: string[]): Daemon {
+  const child = spawn(process.execPath, knArgs(dirs, ['watch', ...args]), {env: {...process.env, NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
+  let err = ''
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+  child.stdout.resume()
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+  return {
+    pid: child.pid!,
+    stderr: () => err,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      child.kill(signal)
+      return exited
+    },
+  }
+}
+
+/** Polls `check` until it returns a value (not undefined) or the time runs out. */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  let last: unknown
+  for (;;) {
+    try {
+      const v = await check()
+      if (v !== undefined) return v
+    } catch (err) {
+      last = err
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
+export interface PodView {
+  metadata: {name: string; uid: string; annotations?: Record<string, string>}
+  status: {
+    phase: string
+    containerStatuses?: {name: string; containerID?: string; ready: boolean; restartCount: number; image: string; state: Record<string, {reason?: string}>}[]
+  }
+}
+
+export async function getPods(dirs: {rootDir: string; logsDir: string}): Promise<PodView[]> {
+  const r = await kn(dirs, ['get', 'pods', '-o', 'json'])
+  if (r.code !== 0) throw new Error(r.stderr)
+  return (JSON.parse(r.stdout) as {items: PodView[]}).items
+}

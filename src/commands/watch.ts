@@ -1,0 +1,70 @@
+import {Args, Flags} from '@oclif/core'
+import {BaseCommand} from '../cli/base-command.js'
+import {watchPods} from '../node/watch.js'
+import {createMetrics} from '../node/metrics.js'
+import {parseHeaderFlags} from '../sources/header.js'
+import {parseDuration} from '../util/duration.js'
+import {InvalidInputError} from '../util/errors.js'
+import {createNode} from '../node/create-node.js'
+
+function durationFlag(name: string, value: string): number {
+  const ms = parseDuration(value)
+  if (ms === undefined || ms <= 0) throw new InvalidInputError(`--${name}: "${value}" is not a duration such as 20s or 1m`)
+  return ms
+}
+
+export default class Watch extends BaseCommand<typeof Watch> {
+  static override summary = 'Keep static pods converged, as a daemon (the kubelet\'s static-pod path).'
+  static override description =
+    'Watches a manifest directory and/or URLs; starts, updates, restarts (with back-off) and removes pods as manifests and containers change. A broken manifest keeps its last good version running. SIGINT/SIGTERM stop kube-node and leave the pods running. Serves /healthz, /pods and /metrics.'
+  static override examples = [
+    '<%= config.bin %> watch /etc/kubernetes/manifests',
+    '<%= config.bin %> watch --manifest-url https://config.example/pods.yaml --manifest-url-header "Authorization:Bearer TOKEN"',
+    '<%= config.bin %> watch ./manifests --port 0 --log-format json',
+  ]
+  static override args = {
+    dir: Args.string({description: 'Manifest directory (or a single manifest file).'}),
+  }
+  static override flags = {
+    'manifest-url': Flags.string({summary: 'URL to poll for pod manifests (repeatable).', multiple: true, default: []}),
+    'manifest-url-header': Flags.string({summary: "HTTP header for --manifest-url requests, as 'Key:Value' (repeatable).", multiple: true, default: []}),
+    'file-check-frequency': Flags.string({summary: 'How often to re-list the manifest directory.', default: '20s'}),
+    'http-check-frequency': Flags.string({summary: 'How often to poll --manifest-url.', default: '20s'}),
+    'sync-frequency': Flags.string({summary: 'How often every pod is re-synced.', default: '1m'}),
+    address: Flags.string({summary: 'Address of the /healthz, /pods and /metrics server.', default: '127.0.0.1'}),
+    port: Flags.integer({summary: 'Port of /healthz, /pods and /metrics (0 disables).', default: 10255, min: 0, max: 65535}),
+    'healthz-port': Flags.integer({summary: 'Port of a /healthz-only server (0 disables).', default: 10248, min: 0, max: 65535}),
+  }
+
+  async run(): Promise<void> {
+    const {args} = await this.parse(Watch)
+    const f = this.flags
+    const headers = parseHeaderFlags(f['manifest-url-header'])
+    const opts = {
+      fileCheckFrequencyMs: durationFlag('file-check-frequency', f['file-check-frequency']),
+      httpCheckFrequencyMs: durationFlag('http-check-frequency', f['http-check-frequency']),
+      resyncIntervalMs: durationFlag('sync-frequency', f['sync-frequency']),
+    }
+    const metrics = createMetrics()
+    const node = await createNode(this.nodeConfig(), this.logger, {criMetrics: metrics.cri})
+    const abort = new AbortController()
+    const stop = (): void => abort.abort()
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    try {
+      await watchPods(node, {
+        ...opts,
+        ...(args.dir ? {manifestDir: args.dir} : {}),
+        manifestUrls: f['manifest-url'],
+        manifestUrlHeaders: headers,
+        address: f.address,
+        port: f.port,
+        healthzPort: f['healthz-port'],
+        signal: abort.signal,
+        metrics,
+      })
+    } finally {
+      node.close()
+    }
+  }
+}

@@ -1,0 +1,121 @@
+// `watch`: the daemon. Sources feed the pod-config merge, whose operations, with PLEG events and
+// the loop's own ticks, drive the pod workers; a small HTTP server exposes health, pods and
+// metrics. Stops cleanly on the abort signal and leaves the pods running.
+import type {KubeNode} from './create-node.js'
+import type {Pod} from '../api/types.js'
+import type {ManifestSource} from '../sources/types.js'
+import {acquireLock} from './lock.js'
+import {createFileSource} from '../sources/file-source.js'
+import {createHttpSource} from '../sources/http-source.js'
+import {PodConfig} from '../sources/pod-config.js'
+import {Pleg} from '../pleg/relist.js'
+import {SyncLoop} from '../sync/sync-loop.js'
+import {startServer} from '../server/server.js'
+import {toPodList} from './get.js'
+import {generatePodStatus} from '../status/generate.js'
+import {formatIssue} from '../util/errors.js'
+import type {KubeNodeMetrics} from './metrics.js'
+
+export interface WatchOptions {
+  manifestDir?: string
+  manifestUrls: string[]
+  manifestUrlHeaders: Record<string, string[]>
+  fileCheckFrequencyMs: number
+  httpCheckFrequencyMs: number
+  resyncIntervalMs: number
+  address: string
+  port: number | 'ephemeral'
+  healthzPort: number | 'ephemeral'
+  signal: AbortSignal
+  metrics: KubeNodeMetrics
+  /** Called once everything is up, with the ports actually bound (0 = disabled). */
+  onReady?: (info: {port: number; healthzPort: number}) => void
+}
+
+/** Annotation on /pods items whose manifest is currently broken (the last good version runs). */
+export const MANIFEST_ERROR_ANNOTATION = 'kube-node.io/manifest-error'
+
+export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<void> {
+  const {logger, clock} = node
+  const lock = await acquireLock(node.config.rootDir)
+  const sources: ManifestSource[] = []
+  try {
+    if (opts.manifestDir) {
+      sources.push(createFileSource({path: opts.manifestDir, nodeName: node.config.nodeName, checkFrequencyMs: opts.fileCheckFrequencyMs, logger, clock}))
+    }
+    for (const url of opts.manifestUrls) {
+      sources.push(createHttpSource({url, headers: opts.manifestUrlHeaders, nodeName: node.config.nodeName, checkFrequencyMs: opts.httpCheckFrequencyMs, logger}))
+    }
+    const podConfig = new PodConfig(sources.map((s) => s.name))
+    const pleg = new Pleg(node.runtime.runtime, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}, opts.metrics.pleg)
+    const loop = new SyncLoop(
+      {sync: node.sync, logger, clock, sourcesReady: () => podConfig.allSourcesReady(), observedPods: () => pleg.all(), metrics: opts.metrics},
+      {resyncIntervalMs: opts.resyncIntervalMs},
+    )
+
+    // Adopt what already runs before the first source speaks, so nothing is restarted.
+    await pleg.relist()
+    loop.start()
+    pleg.start((events) => loop.handleLifecycleEvents(events))
+    for (const s of sources) {
+      s.start((snapshot) => {
+        const updates = podConfig.apply(snapshot, clock.now())
+        opts.metrics.setManifestErrors(snapshot.source, snapshot.issues.length)
+        loop.handleUpdates(updates)
+      })
+    }
+    if (sources.length === 0) logger.warn('No manifest source given: kube-node will only keep what it already runs')
+
+    const podsView = (): unknown => {
+      const issues = podConfig.issues()
+      const items: Pod[] = loop.statuses().map(({sp, status}) => {
+        const broken = issues.filter((i) => i.location === sp.source.location)
+        const annotations = {...(sp.pod.metadata.annotations ?? {})}
+        if (broken.length > 0) annotations[MANIFEST_ERROR_ANNOTATION] = broken.map(formatIssue).join('; ')
+        return {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {...sp.pod.metadata, annotations},
+          spec: sp.pod.spec,
+          status: status ?? generatePodStatus({sp, runtime: pleg.get(sp.pod.metadata.uid), probes: new Map(), waiting: new Map()}),
+        }
+      })
+      return toPodList(items)
+    }
+    const server = await startServer({
+      address: opts.address,
+      port: opts.port,
+      healthzPort: opts.healthzPort,
+      logger,
+      handlers: {
+        pods: podsView,
+        healthz: () => {
+          const now = clock.now()
+          const p = pleg.healthy(now)
+          if (!p.ok) return p
+          return loop.healthy(now)
+        },
+        metrics: () => opts.metrics.text(),
+      },
+    })
+    logger.info('kube-node is watching', {
+      sources: sources.map((s) => s.name).join(','),
+      port: server.port || undefined,
+      healthzPort: server.healthzPort || undefined,
+      node: node.config.nodeName,
+    })
+    opts.onReady?.({port: server.port, healthzPort: server.healthzPort})
+
+    await new Promise<void>((resolve) => {
+      if (opts.signal.aborted) resolve()
+      opts.signal.addEventListener('abort', () => resolve(), {once: true})
+    })
+    logger.info('Stopping: pods keep running')
+    await Promise.all(sources.map((s) => s.stop()))
+    await pleg.stop()
+    await loop.stop(5_000)
+    await server.close()
+  } finally {
+    await lock.release()
+  }
+}

@@ -1,0 +1,75 @@
+// Reads kube-node's pods from the runtime for the PLEG at the lowest cost: one ListPodSandbox and
+// one ListContainers call, plus ContainerStatus only for containers that are new or whose state
+// changed, and PodSandboxStatus only for sandboxes not yet seen ready. What those status calls
+// learn is kept, since an exited container's status and a sandbox's IP never change.
+import type {Container, ContainerStatus, PodSandbox} from '../cri/api.js'
+import type {RuntimeService} from '../cri/port.js'
+import {MANAGED_BY_LABEL, MANAGED_BY_VALUE} from '../kuberuntime/labels.js'
+import type {RuntimePod} from '../kuberuntime/model.js'
+import {buildRuntimePods} from '../kuberuntime/runtime-status.js'
+import {CriError} from '../util/errors.js'
+
+const SELECTOR = {[MANAGED_BY_LABEL]: MANAGED_BY_VALUE}
+
+export class RuntimeInspector {
+  private readonly statuses = new Map<string, ContainerStatus>()
+  /** Sandboxes already asked while ready → their IP ('' when the runtime reported none). */
+  private readonly sandboxIps = new Map<string, string>()
+
+  constructor(private readonly runtime: RuntimeService) {}
+
+  /** Rejects when the runtime cannot be listed; the caches then keep what they knew. */
+  async read(): Promise<RuntimePod[]> {
+    const [sandboxes, containers] = await Promise.all([
+      this.runtime.listPodSandbox({labelSelector: SELECTOR}),
+      this.runtime.listContainers({labelSelector: SELECTOR}),
+    ])
+    await Promise.all([
+      ...containers.filter((c) => this.needsStatus(c)).map((c) => this.fetchStatus(c.id)),
+      ...sandboxes.filter((s) => this.needsIp(s)).map((s) => this.fetchIp(s.id)),
+    ])
+    this.forgetAllBut(sandboxes, containers)
+    return buildRuntimePods({sandboxes, containers, statuses: this.statuses, sandboxIps: this.sandboxIps})
+  }
+
+  private needsStatus(c: Container): boolean {
+    const known = this.statuses.get(c.id)
+    if (!known) return true
+    // Exited is final: the listing may lag behind the status we already have, never the reverse.
+    if (known.state === 'CONTAINER_EXITED') return false
+    return known.state !== c.state
+  }
+
+  private needsIp(s: PodSandbox): boolean {
+    return s.state === 'SANDBOX_READY' && !this.sandboxIps.has(s.id)
+  }
+
+  private async fetchStatus(id: string): Promise<void> {
+    const status = await ignoreNotFound(this.runtime.containerStatus(id))
+    if (status) this.statuses.set(id, status)
+    else this.statuses.delete(id)
+  }
+
+  private async fetchIp(id: string): Promise<void> {
+    const status = await ignoreNotFound(this.runtime.podSandboxStatus(id))
+    if (status) this.sandboxIps.set(id, status.network?.ip ?? '')
+  }
+
+  // Ids the runtime no longer lists are gone for good: drop them so the caches stay small.
+  private forgetAllBut(sandboxes: PodSandbox[], containers: Container[]): void {
+    const liveContainers = new Set(containers.map((c) => c.id))
+    for (const id of this.statuses.keys()) if (!liveContainers.has(id)) this.statuses.delete(id)
+    const liveSandboxes = new Set(sandboxes.map((s) => s.id))
+    for (const id of this.sandboxIps.keys()) if (!liveSandboxes.has(id)) this.sandboxIps.delete(id)
+  }
+}
+
+// A container or sandbox can disappear between the list and the status call.
+async function ignoreNotFound<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p
+  } catch (err) {
+    if (err instanceof CriError && err.code === 'NotFound') return undefined
+    throw err
+  }
+}

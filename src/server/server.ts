@@ -1,0 +1,124 @@
+// `watch`'s read-only HTTP endpoints, like the kubelet's read-only port (10255) and healthz port
+// (10248): /healthz, /pods (a v1 PodList) and /metrics (Prometheus text). node:http only; a
+// handler that throws answers 500 and never takes the server down.
+import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {errorMessage, InvalidInputError} from '../util/errors.js'
+import type {Logger} from '../util/logger.js'
+
+export interface Health {
+  ok: boolean
+  reason?: string
+}
+
+export interface ServerHandlers {
+  /** The body of /pods, sent as JSON. */
+  pods: () => Promise<unknown> | unknown
+  healthz: () => Health
+  /** The body of /metrics, in the Prometheus text format. */
+  metrics: () => Promise<string>
+}
+
+/** A port number; 0 disables that listener; 'ephemeral' binds any free port (for tests). */
+export type PortOption = number | 'ephemeral'
+
+export interface ServerOptions {
+  address: string
+  /** The main port: /healthz, /pods, /metrics. The kubelet's read-only port is 10255. */
+  port: PortOption
+  /** /healthz only. The kubelet's is 10248. */
+  healthzPort: PortOption
+  handlers: ServerHandlers
+  logger: Logger
+}
+
+export interface RunningServer {
+  close(): Promise<void>
+  /** The bound ports; 0 for a disabled listener. */
+  port: number
+  healthzPort: number
+}
+
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
+
+type Route = (res: ServerResponse) => Promise<void>
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const {handlers, logger} = opts
+  const healthz: Route = async (res) => {
+    const h = handlers.healthz()
+    if (h.ok) send(res, 200, 'text/plain; charset=utf-8', 'ok')
+    else send(res, 500, 'text/plain; charset=utf-8', `healthz check failed: ${h.reason ?? 'unknown reason'}`)
+  }
+  const main: Record<string, Route> = {
+    '/healthz': healthz,
+    '/pods': async (res) => send(res, 200, 'application/json', JSON.stringify(await handlers.pods()) + '\n'),
+    '/metrics': async (res) => send(res, 200, METRICS_CONTENT_TYPE, await handlers.metrics()),
+  }
+  const servers: Server[] = []
+  try {
+    const port = await listen(opts.address, opts.port, '--port', main, logger, servers)
+    const healthzPort = await listen(opts.address, opts.healthzPort, '--healthz-port', {'/healthz': healthz}, logger, servers)
+    return {port, healthzPort, close: () => closeAll(servers)}
+  } catch (err) {
+    await closeAll(servers)
+    throw err
+  }
+}
+
+async function listen(
+  address: string,
+  port: PortOption,
+  flag: string,
+  routes: Record<string, Route>,
+  logger: Logger,
+  servers: Server[],
+): Promise<number> {
+  if (port === 0) return 0
+  const server = createServer((req, res) => void handle(req, res, routes, logger))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err) => reject(new InvalidInputError(`cannot listen on ${address}:${port} (${flag}): ${errorMessage(err)}`)))
+    server.listen(port === 'ephemeral' ? 0 : port, address, () => resolve())
+  })
+  servers.push(server)
+  server.on('error', (err) => logger.error('HTTP server error', {error: errorMessage(err)}))
+  const bound = (server.address() as AddressInfo).port
+  logger.info('Serving HTTP', {address, port: bound, paths: Object.keys(routes).join(',')})
+  return bound
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, routes: Record<string, Route>, logger: Logger): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname
+  logger.debug(5, 'HTTP request', {method: req.method, path})
+  const route = routes[path]
+  if (!route) return send(res, 404, 'text/plain; charset=utf-8', '404 page not found\n')
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('Allow', 'GET, HEAD')
+    return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n')
+  }
+  try {
+    await route(res)
+  } catch (err) {
+    logger.error('HTTP handler failed', {path, error: errorMessage(err)})
+    if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `internal error: ${errorMessage(err)}\n`)
+    else res.destroy()
+  }
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string): void {
+  res.writeHead(status, {'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body)})
+  res.end(res.req.method === 'HEAD' ? undefined : body)
+}
+
+function closeAll(servers: Server[]): Promise<void> {
+  return Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.close(() => resolve())
+          // Idle keep-alive connections would hold close() open.
+          s.closeAllConnections()
+        }),
+    ),
+  ).then(() => undefined)
+}

@@ -1,0 +1,178 @@
+// A manifest directory (or single file) as a source: read at start, re-read shortly after
+// file-system events (debounced, so an editor save or a `cp` in chunks is one read), and
+// re-listed every checkFrequencyMs so that a missed event changes nothing. Each read produces a
+// full snapshot; only a changed snapshot is emitted (the first one always).
+import {Stats, watch, type FSWatcher} from 'node:fs'
+import {stat} from 'node:fs/promises'
+import {basename, dirname} from 'node:path'
+import {readLocation} from '../manifest/read.js'
+import {realClock, type Clock} from '../util/clock.js'
+import {errorMessage, InternalError} from '../util/errors.js'
+import {canonicalJson} from '../util/hash.js'
+import type {Logger} from '../util/logger.js'
+import {IssueLog} from './issue-log.js'
+import {ManifestCache} from './manifest-cache.js'
+import {repeat, serialRunner} from './runner.js'
+import type {ManifestSource, SourceSnapshot} from './types.js'
+
+export interface FileSourceOptions {
+  path: string
+  nodeName: string
+  checkFrequencyMs: number
+  logger: Logger
+  clock?: Clock
+  debounceMs?: number
+}
+
+const MANIFEST_NAME = /\.(ya?ml|json)$/i
+
+export function createFileSource(opts: FileSourceOptions): ManifestSource {
+  // The kubelet trims a trailing '/'; the path is how files and the source are named.
+  const path = opts.path.length > 1 ? opts.path.replace(/\/+$/, '') : opts.path
+  const name = `file:${path}`
+  const clock = opts.clock ?? realClock
+  const debounceMs = opts.debounceMs ?? 200
+  const log = opts.logger
+  const cache = new ManifestCache(opts.nodeName, 'file')
+  const issueLog = new IssueLog(name, log)
+  const stopping = new AbortController()
+  const runner = serialRunner(() => refresh().catch((err: unknown) => log.error('reading manifests failed', {source: name, err: errorMessage(err)})))
+
+  let emit: ((s: SourceSnapshot) => void) | undefined
+  let lastEmitted: string | undefined
+  let loop: Promise<void> | undefined
+  let debounce: AbortController | undefined
+  let pendingRead: Promise<void> | undefined
+  let missingWarned = false
+  let watchError: string | undefined
+  let watched: {target: string; ino: number; watcher: FSWatcher} | undefined
+
+  async function refresh(): Promise<void> {
+    const st = await stat(path).catch((err: unknown) => err)
+    if (isMissing(st)) {
+      if (!missingWarned) log.warn('path does not exist, ignoring', {source: name})
+      missingWarned = true
+      closeWatcher()
+      cache.retainOnly(new Set())
+      cache.setSourceIssues([])
+      publish()
+      return
+    }
+    if (missingWarned) log.info('path exists now', {source: name})
+    missingWarned = false
+    if (!(st instanceof Stats)) {
+      // Cannot even look at the path (permissions): keep every last good file, report it.
+      cache.setSourceIssues([{location: path, document: 0, field: '', message: errorMessage(st)}])
+      publish()
+      return
+    }
+    const isDir = st.isDirectory()
+    await ensureWatcher(isDir ? path : dirname(path), isDir ? undefined : basename(path))
+
+    const result = await readLocation({kind: isDir ? 'dir' : 'file', path, arg: path})
+    // A directory that cannot be listed says nothing about its files: keep them all.
+    const listingFailed = isDir && result.issues.some((i) => i.location === path)
+    cache.setSourceIssues(listingFailed ? result.issues.filter((i) => i.location === path) : [])
+    const present = new Set<string>()
+    let changedAndBroken = false
+    for (const blob of result.blobs) {
+      present.add(blob.location)
+      if (cache.setText(blob.location, blob.text)) changedAndBroken = true
+    }
+    for (const issue of result.issues) {
+      if (issue.location === path && isDir) continue
+      present.add(issue.location)
+      cache.setReadIssue(issue.location, issue)
+    }
+    if (!listingFailed) cache.retainOnly(present)
+    publish()
+    // Maybe caught in the middle of a write: look again once it had time to finish.
+    if (changedAndBroken) schedule()
+  }
+
+  function publish(): void {
+    if (stopping.signal.aborted || !emit) return
+    const snap = cache.snapshot()
+    issueLog.report(snap.issues, (location) => cache.hasGood(location))
+    const snapshot: SourceSnapshot = {source: name, pods: snap.pods, issues: snap.issues, complete: snap.complete}
+    const key = canonicalJson(snapshot)
+    if (key === lastEmitted) return
+    lastEmitted = key
+    emit(snapshot)
+  }
+
+  /** Debounced re-read: every call restarts the wait. */
+  function schedule(): void {
+    if (stopping.signal.aborted) return
+    debounce?.abort()
+    const mine = new AbortController()
+    debounce = mine
+    void clock.sleep(debounceMs, AbortSignal.any([mine.signal, stopping.signal])).then(() => {
+      if (mine.signal.aborted || stopping.signal.aborted) return
+      debounce = undefined
+      pendingRead = runner.request()
+    })
+  }
+
+  async function ensureWatcher(target: string, onlyName: string | undefined): Promise<void> {
+    // A directory removed and created again is a new inode: the old watch sees nothing.
+    const ino = await stat(target).then((s) => s.ino, () => -1)
+    if (watched && watched.target === target && watched.ino === ino) return
+    closeWatcher()
+    if (ino < 0) return
+    try {
+      const watcher = watch(target, {persistent: false}, (_event, file) => {
+        const fileName = typeof file === 'string' ? file : undefined
+        if (fileName !== undefined && !relevant(fileName, onlyName)) return
+        schedule()
+      })
+      watcher.on('error', () => {
+        // The watched directory went away; the next re-list sets up a new watch.
+        if (watched?.watcher === watcher) closeWatcher()
+        schedule()
+      })
+      watched = {target, ino, watcher}
+      if (watchError !== undefined) log.info('watching for changes again', {source: name})
+      watchError = undefined
+    } catch (err) {
+      const text = errorMessage(err)
+      if (text !== watchError) {
+        log.warn(`cannot watch for changes, relying on the re-list every ${opts.checkFrequencyMs / 1000}s`, {source: name, err: text})
+      }
+      watchError = text
+    }
+  }
+
+  function closeWatcher(): void {
+    watched?.watcher.close()
+    watched = undefined
+  }
+
+  return {
+    name,
+    start(onSnapshot) {
+      if (emit) throw new InternalError(`source ${name} started twice`)
+      emit = onSnapshot
+      loop = repeat(opts.checkFrequencyMs, clock, stopping.signal, () => runner.request())
+    },
+    async stop() {
+      stopping.abort()
+      debounce?.abort()
+      closeWatcher()
+      await loop
+      await pendingRead
+    },
+  }
+}
+
+function isMissing(st: unknown): boolean {
+  if (!(st instanceof Error)) return false
+  const code = 'code' in st ? String(st.code) : ''
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
+/** Events on names that can never be manifests (swap files, backups, dotfiles) are ignored. */
+function relevant(file: string, onlyName: string | undefined): boolean {
+  if (onlyName !== undefined) return file === onlyName
+  return !file.startsWith('.') && MANIFEST_NAME.test(file)
+}

@@ -1,0 +1,116 @@
+// The last good version of every manifest location of one source, and the snapshot built from
+// them. State, but no I/O and no clock: the file and HTTP sources feed it what they read.
+//
+// Per location: the text last read (unchanged text is not decoded again), the pods of the last
+// text that decoded and validated ("last good"), and the current problems. A location that is
+// broken now keeps its last good pods in the snapshot, so a half-written file or a typo never
+// removes a running pod; a location that was never good contributes only its problems.
+import type {PodSource, StaticPod} from '../api/types.js'
+import {buildManifests} from '../manifest/build.js'
+import type {FieldIssue} from '../util/errors.js'
+
+interface Entry {
+  text?: string
+  good?: StaticPod[]
+  decodeIssues: FieldIssue[]
+  readIssue?: FieldIssue
+}
+
+export interface CacheSnapshot {
+  pods: StaticPod[]
+  issues: FieldIssue[]
+  complete: boolean
+}
+
+export class ManifestCache {
+  private readonly entries = new Map<string, Entry>()
+  private sourceIssues: FieldIssue[] = []
+
+  constructor(
+    private readonly nodeName: string,
+    private readonly kind: PodSource['kind'],
+  ) {}
+
+  /**
+   * Records the text read at `location`; decodes it only when it changed. Returns true when the
+   * text changed and does not decode: it may be half written, so the caller looks again soon.
+   */
+  setText(location: string, text: string): boolean {
+    const entry = this.entry(location)
+    delete entry.readIssue
+    if (entry.text === text) return false
+    entry.text = text
+    const result =
+      text.trim() === ''
+        ? {pods: [], issues: [{location, document: 0, field: '', message: 'is empty'}]}
+        : buildManifests([{location, source: this.kind, text}], {nodeName: this.nodeName})
+    entry.decodeIssues = result.issues
+    if (result.issues.length === 0) entry.good = result.pods
+    return result.issues.length > 0
+  }
+
+  /** The location exists but could not be read (permissions, size, encoding, transport). */
+  setReadIssue(location: string, issue: FieldIssue): void {
+    this.entry(location).readIssue = issue
+  }
+
+  /** Forgets every location not in `present` (removed files). */
+  retainOnly(present: ReadonlySet<string>): void {
+    for (const location of [...this.entries.keys()]) if (!present.has(location)) this.entries.delete(location)
+  }
+
+  /** Problems of the source as a whole (a directory that cannot be listed). */
+  setSourceIssues(issues: FieldIssue[]): void {
+    this.sourceIssues = issues
+  }
+
+  hasGood(location: string): boolean {
+    return this.entries.get(location)?.good !== undefined
+  }
+
+  /**
+   * Pods of every location in location order. Two locations defining the same namespace/name:
+   * the first wins and the other's pod is left out with an issue naming both.
+   */
+  snapshot(): CacheSnapshot {
+    const pods: StaticPod[] = []
+    const issues: FieldIssue[] = [...this.sourceIssues]
+    const duplicates: FieldIssue[] = []
+    const owner = new Map<string, StaticPod>()
+    let complete = this.sourceIssues.length === 0
+    for (const location of [...this.entries.keys()].sort()) {
+      const entry = this.entries.get(location)!
+      if (entry.readIssue) issues.push(entry.readIssue)
+      issues.push(...entry.decodeIssues)
+      if (entry.good === undefined) {
+        complete = false
+        continue
+      }
+      for (const pod of entry.good) {
+        const key = `${pod.pod.metadata.namespace}/${pod.manifestName}`
+        const first = owner.get(key)
+        if (first) {
+          duplicates.push({
+            location: pod.source.location,
+            document: pod.source.document,
+            field: 'metadata.name',
+            message: `duplicate pod "${key}": also defined in ${first.source.location}, document ${first.source.document}; that one is used`,
+          })
+          continue
+        }
+        owner.set(key, pod)
+        pods.push(pod)
+      }
+    }
+    return {pods, issues: [...issues, ...duplicates], complete}
+  }
+
+  private entry(location: string): Entry {
+    let entry = this.entries.get(location)
+    if (!entry) {
+      entry = {decodeIssues: []}
+      this.entries.set(location, entry)
+    }
+    return entry
+  }
+}

@@ -12,6 +12,7 @@ import {parseResolvConf} from '../kuberuntime/dns.js'
 import {BackOff} from '../sync/backoff.js'
 import {nodeHostFs, type HostFs} from '../sync/host-fs.js'
 import type {SyncContext} from '../sync/sync-pod.js'
+import {ProbeManager} from '../prober/manager.js'
 
 export interface KubeNode {
   config: NodeConfig
@@ -20,6 +21,8 @@ export interface KubeNode {
   clock: Clock
   fs: HostFs
   sync: SyncContext
+  /** Where probe result changes go (watch: the sync loop); run just polls. */
+  onProbeChange(handler: (uid: string) => void): void
   close(): void
 }
 
@@ -54,8 +57,11 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
     })
   const runtime = instrumentRuntime(raw, {logger, clock, ...(overrides.criMetrics ? {metrics: overrides.criMetrics} : {})})
   const hostDns = await readHostDns(config.resolvConf, logger)
+  let probeChanged: (uid: string) => void = () => {}
+  const prober = new ProbeManager({runtime: runtime.runtime, clock, logger, onChange: (uid) => probeChanged(uid)})
   const sync: SyncContext = {
     clock,
+    prober,
     backOff: new BackOff(),
     deps: {
       runtime,
@@ -68,5 +74,19 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       clusterDomain: config.clusterDomain,
     },
   }
-  return {config, runtime, logger, clock, fs, sync, close: () => raw.close()}
+  return {
+    config,
+    runtime,
+    logger,
+    clock,
+    fs,
+    sync,
+    onProbeChange: (handler) => {
+      probeChanged = handler
+    },
+    close: () => {
+      prober.stop()
+      raw.close()
+    },
+  }
 }

@@ -13,5 +13,5 @@ export interface PodPlan {
 
 export async function planPods(node: KubeNode, locations: string[]): Promise<PodPlan[]> {
   const {pods} = await loadStaticPods(locations, {nodeName: node.config.nodeName})
-  return Promise.all(pods.map(async (sp) => ({sp, plan: (await planPod(node.sync, sp, new Map())).plan})))
+  return Promise.all(pods.map(async (sp) => ({sp, plan: (await planPod(node.sync, sp)).plan})))
 }

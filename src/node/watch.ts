@@ -57,6 +57,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     await pleg.relist()
     loop.start()
     pleg.start((events) => loop.handleLifecycleEvents(events))
+    node.onProbeChange((uid) => loop.handleProbeChange(uid))
     for (const s of sources) {
       s.start((snapshot) => {
         const updates = podConfig.apply(snapshot, clock.now())

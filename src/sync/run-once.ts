@@ -3,7 +3,6 @@
 // containers, and a result per pod. Pods proceed in parallel up to a limit; each pod's steps are
 // strictly in order.
 import type {PodStatus, StaticPod} from '../api/types.js'
-import type {PodProbeResults} from './actions.js'
 import {evaluateGoal} from './goal.js'
 import {syncPod, type SyncContext, type WaitingReasons} from './sync-pod.js'
 import {describeActions} from './describe.js'
@@ -35,8 +34,6 @@ export type ProgressEvent =
   | {pod: string; kind: 'action'; text: string}
   | {pod: string; kind: 'waiting'; text: string}
   | {pod: string; kind: 'result'; outcome: PodRunOutcome; text: string}
-
-const NO_PROBES: PodProbeResults = new Map()
 
 export async function runOnce(
   ctx: SyncContext,
@@ -72,7 +69,7 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, onP
     if (opts.signal?.aborted) return finish('failed', 'interrupted')
     let outcome
     try {
-      outcome = await syncPod(ctx, sp, NO_PROBES, waiting)
+      outcome = await syncPod(ctx, sp, waiting)
     } catch (err) {
       // A runtime error (runtime restarting, deadline) is retried until the deadline.
       lastReason = errorMessage(err)

@@ -142,6 +142,12 @@ export class SyncLoop {
     }
   }
 
+  /** A probe result changed: the pod is synced (restart on liveness failure, readiness in status). */
+  handleProbeChange(uid: string): void {
+    const rec = this.pods.get(uid)
+    if (rec) this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync'})
+  }
+
   /** Syncs every pod that is due (resync interval, back-off expiry). */
   tick(): void {
     const now = this.deps.clock.now()
@@ -186,7 +192,7 @@ export class SyncLoop {
     const {clock, logger, metrics} = this.deps
     const started = clock.now()
     try {
-      const outcome = await syncPod(this.deps.sync, rec.sp, new Map(), rec.waiting)
+      const outcome = await syncPod(this.deps.sync, rec.sp, rec.waiting)
       rec.status = outcome.status
       rec.everSynced = true
       for (const a of outcome.plan.actions) {
@@ -222,6 +228,7 @@ export class SyncLoop {
     const started = clock.now()
     try {
       const observed = (await readRuntimePod(sync.deps.runtime.runtime, work.uid)) ?? work.observed
+      sync.prober?.removePod(work.uid)
       if (!observed) return
       logger.info('Stopping pod', {pod: observed.name, reason: work.reason})
       await terminatePod(

@@ -14,10 +14,24 @@ import {generatePodStatus} from '../status/generate.js'
 import {normalizeImageRef} from '../images/reference.js'
 import {containerHash} from '../kuberuntime/hash.js'
 
+/** What the sync needs of the prober (src/prober/manager.ts implements it). */
+export interface ProbeSource {
+  syncPod(sp: StaticPod, observed: RuntimePod | undefined): void
+  results(uid: string, observed: RuntimePod | undefined): PodProbeResults
+  removePod(uid: string): void
+}
+
 export interface SyncContext {
   deps: ExecutorDeps
   backOff: BackOff
   clock: Clock
+  prober?: ProbeSource
+}
+
+const NO_PROBES: PodProbeResults = new Map()
+
+function probesOf(ctx: SyncContext, sp: StaticPod, observed: RuntimePod | undefined): PodProbeResults {
+  return ctx.prober?.results(sp.pod.metadata.uid, observed) ?? NO_PROBES
 }
 
 /** Waiting reasons kept between syncs of one pod (ErrImagePull, CreateContainerError, …). */
@@ -61,25 +75,20 @@ export function podBackOff(backOff: BackOff, sp: StaticPod, now: number): Map<st
 }
 
 /** Computes the plan against the runtime's current state without changing anything. */
-export async function planPod(ctx: SyncContext, sp: StaticPod, probes: PodProbeResults): Promise<{plan: PodActions; observed: RuntimePod | undefined}> {
+export async function planPod(ctx: SyncContext, sp: StaticPod): Promise<{plan: PodActions; observed: RuntimePod | undefined}> {
   const {runtime} = ctx.deps
   const [observed, images] = await Promise.all([
     readRuntimePod(runtime.runtime, sp.pod.metadata.uid),
     presentImages(runtime.images),
   ])
   const now = ctx.clock.now()
-  const plan = computePodActions({sp, runtime: observed, images, probes, backOff: podBackOff(ctx.backOff, sp, now), now})
+  const plan = computePodActions({sp, runtime: observed, images, probes: probesOf(ctx, sp, observed), backOff: podBackOff(ctx.backOff, sp, now), now})
   return {plan, observed}
 }
 
-export async function syncPod(
-  ctx: SyncContext,
-  sp: StaticPod,
-  probes: PodProbeResults,
-  waiting: WaitingReasons,
-): Promise<PodSyncOutcome> {
+export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingReasons): Promise<PodSyncOutcome> {
   const uid = sp.pod.metadata.uid
-  const {plan, observed: before} = await planPod(ctx, sp, probes)
+  const {plan, observed: before} = await planPod(ctx, sp)
   let failures: StepFailure[] = []
   let observed = before
   if (plan.actions.length > 0) {
@@ -100,6 +109,8 @@ export async function syncPod(
     observed = await readRuntimePod(ctx.deps.runtime.runtime, uid)
   }
   for (const b of plan.blocked) waiting.set(b.name, {reason: b.reason, message: b.message})
-  const status = generatePodStatus({sp, runtime: observed, probes, waiting})
+  // Probe workers follow the containers that now run; status reads their current results.
+  ctx.prober?.syncPod(sp, observed)
+  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting})
   return {plan, failures, observed, status}
 }

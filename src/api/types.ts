@@ -49,3 +49,14 @@ export interface PodUpdate {
   op: PodOperation
   pods: StaticPod[]
 }
+
+import type {ConfigMap, Secret} from 'kubernetes-types/core/v1.js'
+
+/**
+ * ConfigMaps and Secrets placed beside the pods (same file, same directory or another -f):
+ * static pods have no API server, so their volumes and env references resolve from here.
+ */
+export interface ObjectStore {
+  configMap(namespace: string, name: string): ConfigMap | undefined
+  secret(namespace: string, name: string): Secret | undefined
+}

@@ -13,6 +13,7 @@ import {BackOff} from '../sync/backoff.js'
 import {nodeHostFs, type HostFs} from '../sync/host-fs.js'
 import type {SyncContext} from '../sync/sync-pod.js'
 import {ProbeManager} from '../prober/manager.js'
+import {EMPTY_OBJECT_STORE} from '../manifest/object-store.js'
 
 export interface KubeNode {
   config: NodeConfig
@@ -72,6 +73,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       hostDns,
       clusterDNS: config.clusterDNS,
       clusterDomain: config.clusterDomain,
+      objects: EMPTY_OBJECT_STORE,
     },
   }
   return {

@@ -3,6 +3,7 @@
 import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
 import {savePod} from './pod-store.js'
+import {createObjectStore} from '../manifest/object-store.js'
 import {runOnce, type PodRunResult, type ProgressEvent, type WaitFor} from '../sync/run-once.js'
 
 export interface RunOptions {
@@ -17,7 +18,8 @@ export async function runPods(
   opts: RunOptions,
   onProgress?: (e: ProgressEvent) => void,
 ): Promise<PodRunResult[]> {
-  const {pods} = await loadStaticPods(locations, {nodeName: node.config.nodeName})
+  const {pods, configMaps, secrets} = await loadStaticPods(locations, {nodeName: node.config.nodeName})
+  node.sync.deps.objects = createObjectStore(configMaps, secrets)
   for (const sp of pods) await savePod(node.config.rootDir, sp)
   return runOnce(
     node.sync,

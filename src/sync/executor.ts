@@ -3,14 +3,15 @@
 // failures into the waiting reasons the kubelet would show (ErrImagePull, CreateContainerError…).
 import type {DNSConfig, PodSandboxConfig} from '../cri/api.js'
 import type {Runtime} from '../cri/port.js'
-import type {StaticPod, Container} from '../api/types.js'
+import type {StaticPod, Container, ObjectStore} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Logger} from '../util/logger.js'
 import type {HostFs} from './host-fs.js'
 import type {PodActions, StartContainerAction} from './actions.js'
 import {buildSandboxConfig} from '../kuberuntime/sandbox-config.js'
 import {buildContainerConfig} from '../kuberuntime/container-config.js'
-import {emptyDirPath, podLogDirectory} from '../kuberuntime/naming.js'
+import {podLogDirectory} from '../kuberuntime/naming.js'
+import {prepareVolumes} from './volumes.js'
 import {CriError, errorMessage} from '../util/errors.js'
 import {removeSandboxes, stopPodSandboxes, stopContainerGracefully} from './kill.js'
 
@@ -23,6 +24,8 @@ export interface ExecutorDeps {
   hostDns: DNSConfig
   clusterDNS: string[]
   clusterDomain: string
+  /** ConfigMaps and Secrets for volumes and env references; replaced by run/watch as manifests load. */
+  objects: ObjectStore
 }
 
 export type WaitingReason =
@@ -170,11 +173,7 @@ async function startContainer(
       containerType: a.containerType,
       sandboxConfig,
     })
-    for (const v of sp.pod.spec.volumes ?? []) {
-      if (v.emptyDir && (container.volumeMounts ?? []).some((m) => m.name === v.name)) {
-        await deps.fs.mkdirp(emptyDirPath(deps.rootDir, uid, v.name), 0o777)
-      }
-    }
+    await prepareVolumes(deps, sp, container)
     await deps.fs.mkdirp(`${podLogDirectory(deps.podLogsDir, sp.pod.metadata.namespace, sp.pod.metadata.name, uid)}/${a.name}`)
   } catch (err) {
     return {container: a.name, reason: 'CreateContainerConfigError', message: errorMessage(err), permanent: true}

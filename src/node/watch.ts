@@ -61,6 +61,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     for (const s of sources) {
       s.start((snapshot) => {
         const updates = podConfig.apply(snapshot, clock.now())
+        node.sync.deps.objects = podConfig.objects()
         opts.metrics.setManifestErrors(snapshot.source, snapshot.issues.length)
         loop.handleUpdates(updates)
       })

@@ -94,7 +94,7 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
     if (stopping.signal.aborted || !emit) return
     const snap = cache.snapshot()
     issueLog.report(snap.issues, (location) => cache.hasGood(location))
-    const snapshot: SourceSnapshot = {source: name, pods: snap.pods, issues: snap.issues, complete: snap.complete}
+    const snapshot: SourceSnapshot = {source: name, pods: snap.pods, issues: snap.issues, complete: snap.complete, configMaps: snap.configMaps, secrets: snap.secrets}
     const key = canonicalJson(snapshot)
     if (key === lastEmitted) return
     lastEmitted = key

@@ -77,7 +77,7 @@ export function createHttpSource(opts: HttpSourceOptions): ManifestSource {
     const issues = fetchIssue ? [fetchIssue] : snap.issues.map((i) => ({...i, message: scrub(i.message, secrets)}))
     issueLog.report(issues, (location) => cache.hasGood(location))
     const complete = cache.hasGood(shown)
-    const snapshot: SourceSnapshot = {source: name, pods: snap.pods, issues, complete}
+    const snapshot: SourceSnapshot = {source: name, pods: snap.pods, issues, complete, configMaps: snap.configMaps, secrets: snap.secrets}
     const key = canonicalJson(snapshot)
     if (key === lastEmitted) return
     lastEmitted = key

@@ -5,13 +5,15 @@
 // text that decoded and validated ("last good"), and the current problems. A location that is
 // broken now keeps its last good pods in the snapshot, so a half-written file or a typo never
 // removes a running pod; a location that was never good contributes only its problems.
-import type {PodSource, StaticPod} from '../api/types.js'
+import type {ConfigMap, PodSource, Secret, StaticPod} from '../api/types.js'
 import {buildManifests} from '../manifest/build.js'
 import type {FieldIssue} from '../util/errors.js'
 
 interface Entry {
   text?: string
   good?: StaticPod[]
+  goodConfigMaps?: ConfigMap[]
+  goodSecrets?: Secret[]
   decodeIssues: FieldIssue[]
   readIssue?: FieldIssue
 }
@@ -20,6 +22,8 @@ export interface CacheSnapshot {
   pods: StaticPod[]
   issues: FieldIssue[]
   complete: boolean
+  configMaps: ConfigMap[]
+  secrets: Secret[]
 }
 
 export class ManifestCache {
@@ -42,10 +46,14 @@ export class ManifestCache {
     entry.text = text
     const result =
       text.trim() === ''
-        ? {pods: [], issues: [{location, document: 0, field: '', message: 'is empty'}]}
+        ? {pods: [], configMaps: [], secrets: [], issues: [{location, document: 0, field: '', message: 'is empty'}]}
         : buildManifests([{location, source: this.kind, text}], {nodeName: this.nodeName})
     entry.decodeIssues = result.issues
-    if (result.issues.length === 0) entry.good = result.pods
+    if (result.issues.length === 0) {
+      entry.good = result.pods
+      entry.goodConfigMaps = result.configMaps
+      entry.goodSecrets = result.secrets
+    }
     return result.issues.length > 0
   }
 
@@ -74,6 +82,8 @@ export class ManifestCache {
    */
   snapshot(): CacheSnapshot {
     const pods: StaticPod[] = []
+    const configMaps: ConfigMap[] = []
+    const secrets: Secret[] = []
     const issues: FieldIssue[] = [...this.sourceIssues]
     const duplicates: FieldIssue[] = []
     const owner = new Map<string, StaticPod>()
@@ -86,6 +96,8 @@ export class ManifestCache {
         complete = false
         continue
       }
+      configMaps.push(...(entry.goodConfigMaps ?? []))
+      secrets.push(...(entry.goodSecrets ?? []))
       for (const pod of entry.good) {
         const key = `${pod.pod.metadata.namespace}/${pod.manifestName}`
         const first = owner.get(key)
@@ -102,7 +114,7 @@ export class ManifestCache {
         pods.push(pod)
       }
     }
-    return {pods, issues: [...issues, ...duplicates], complete}
+    return {pods, issues: [...issues, ...duplicates], complete, configMaps, secrets}
   }
 
   private entry(location: string): Entry {

@@ -6,7 +6,8 @@
 // Pods are keyed by UID. Because a static pod's UID comes from node, namespace and name, a pod
 // that moves between files or sources stays the same pod (an UPDATE or RECONCILE, never a
 // REMOVE + ADD that would restart it).
-import type {PodUpdate, StaticPod} from '../api/types.js'
+import type {ObjectStore, PodUpdate, StaticPod} from '../api/types.js'
+import {createObjectStore} from '../manifest/object-store.js'
 import {CONFIG_SEEN_ANNOTATION} from '../manifest/defaults.js'
 import {InternalError, type FieldIssue} from '../util/errors.js'
 import {needsReconcile, rfc3339NanoFixed, semanticallyDiffers} from './pod-compare.js'
@@ -84,6 +85,15 @@ export class PodConfig {
   /** Current desired pods, all sources. */
   pods(): StaticPod[] {
     return [...this.stored.values()].map((h) => structuredClone(h.pod))
+  }
+
+  /** ConfigMaps and Secrets of all sources (the first source defining a name wins). */
+  objects(): ObjectStore {
+    const snaps = this.sourceNames.map((s) => this.latest.get(s))
+    return createObjectStore(
+      snaps.flatMap((s) => s?.configMaps ?? []),
+      snaps.flatMap((s) => s?.secrets ?? []),
+    )
   }
 
   /** Current issues by source (for logs and /pods). */

@@ -1,6 +1,6 @@
 // What a manifest source hands to the pod-config merge: always the full current set, never a
 // delta (the kubelet's SET), so a missed event can never leave a stale pod behind.
-import type {StaticPod} from '../api/types.js'
+import type {ConfigMap, Secret, StaticPod} from '../api/types.js'
 import type {FieldIssue} from '../util/errors.js'
 
 export interface SourceSnapshot {
@@ -17,6 +17,9 @@ export interface SourceSnapshot {
    * after a restart. Absent means true.
    */
   complete?: boolean
+  /** ConfigMaps and Secrets defined beside the pods (last good version per location). */
+  configMaps?: ConfigMap[]
+  secrets?: Secret[]
 }
 
 export interface ManifestSource {

@@ -147,3 +147,17 @@ describe('rfc3339NanoFixed', () => {
     expect(rfc3339NanoFixed(ms)).toBe(text)
   })
 })
+
+describe('PodConfig objects', () => {
+  it('serves the ConfigMaps and Secrets of every source, the first source winning a name', () => {
+    const config = new PodConfig([FILE, HTTP])
+    const cm = (name: string, v: string) => ({apiVersion: 'v1' as const, kind: 'ConfigMap' as const, metadata: {name, namespace: 'default'}, data: {v}})
+    config.apply(snap([], FILE, {configMaps: [cm('app', 'from-file')], secrets: [{apiVersion: 'v1', kind: 'Secret', metadata: {name: 's'}, stringData: {k: 'x'}}]}), T0)
+    config.apply(snap([], HTTP, {configMaps: [cm('app', 'from-url'), cm('other', 'o')]}), T0)
+    const store = config.objects()
+    expect(store.configMap('default', 'app')?.data?.['v']).toBe('from-file')
+    expect(store.configMap('default', 'other')?.data?.['v']).toBe('o')
+    expect(store.secret('default', 's')?.stringData?.['k']).toBe('x')
+    expect(store.configMap('kube-system', 'app')).toBeUndefined()
+  })
+})

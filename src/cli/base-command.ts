@@ -15,6 +15,7 @@ import {
   type NodeConfig,
 } from '../node/config.js'
 import {describeError, exitCodeFor} from './exit-codes.js'
+import {loadKubeletConfig, type KubeletConfigValues} from '../node/kubelet-config.js'
 
 export type GlobalFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 
@@ -32,46 +33,69 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     'node-name': Flags.string({summary: 'Node name: suffix of static pod names and spec.nodeName (default: the host name).', helpGroup: 'GLOBAL'}),
     config: Flags.string({summary: 'A KubeletConfiguration file; flags override it.', helpGroup: 'GLOBAL'}),
     'runtime-request-timeout': Flags.string({summary: 'Deadline of every CRI call except image pulls.', default: '2m', helpGroup: 'GLOBAL'}),
+    'cluster-dns': Flags.string({summary: 'DNS server IP for pods with dnsPolicy ClusterFirst (repeatable).', multiple: true, helpGroup: 'GLOBAL'}),
+    'cluster-domain': Flags.string({summary: 'Cluster DNS domain for search paths.', default: 'cluster.local', helpGroup: 'GLOBAL'}),
+    'resolv-conf': Flags.string({summary: 'Host resolver configuration for dnsPolicy Default pods.', default: '/etc/resolv.conf', helpGroup: 'GLOBAL'}),
+    'max-pods': Flags.integer({summary: 'Most pods this node admits.', default: 110, min: 1, helpGroup: 'GLOBAL'}),
     verbosity: Flags.integer({char: 'v', summary: 'Log verbosity (0-10); logs go to stderr.', default: 0, min: 0, max: 10, helpGroup: 'GLOBAL'}),
     'log-format': Flags.option({options: ['text', 'json'] as const, summary: 'Log format.', default: 'text' as const, helpGroup: 'GLOBAL'})(),
   }
 
   protected flags!: GlobalFlags<T>
   protected logger!: Logger
+  /** Values from --config (a KubeletConfiguration); flags given on the command line win. */
+  protected kubeletConfig: KubeletConfigValues = {}
+  private explicitFlags = new Set<string>()
   private node?: KubeNode
 
   public override async init(): Promise<void> {
     await super.init()
-    const {flags} = await this.parse({
+    const {flags, metadata} = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
       args: this.ctor.args,
       strict: this.ctor.strict,
     })
     this.flags = flags as GlobalFlags<T>
+    for (const [name, meta] of Object.entries(metadata.flags)) if (!meta?.setFromDefault) this.explicitFlags.add(name)
     this.logger = createLogger({
       verbosity: this.flags.verbosity,
       format: this.flags['log-format'],
       write: (line) => process.stderr.write(line),
     })
+    if (this.flags.config) {
+      const parsed = await loadKubeletConfig(this.flags.config)
+      this.kubeletConfig = parsed.values
+      if (parsed.unknown.length > 0) this.logger.warn('Ignoring KubeletConfiguration fields kube-node does not use', {config: this.flags.config, fields: parsed.unknown.join(',')})
+    }
+  }
+
+  /** A flag given on the command line beats the config file, which beats the flag's default. */
+  protected pick<V>(flag: string, fromConfig: V | undefined, flagValue: V): V {
+    return this.explicitFlags.has(flag) || fromConfig === undefined ? flagValue : fromConfig
   }
 
   protected nodeConfig(): NodeConfig {
     const f = this.flags
+    const kc = this.kubeletConfig
     const timeout = parseDuration(f['runtime-request-timeout'])
     if (timeout === undefined || timeout <= 0) {
       throw new InvalidInputError(`--runtime-request-timeout: "${f['runtime-request-timeout']}" is not a duration such as 30s or 2m`)
     }
+    // CONTAINER_RUNTIME_ENDPOINT counts as given, like the flag itself.
+    const endpointGiven = this.explicitFlags.has('runtime-endpoint') || process.env['CONTAINER_RUNTIME_ENDPOINT'] !== undefined
+    const runtimeEndpoint = endpointGiven ? f['runtime-endpoint'] : (kc.containerRuntimeEndpoint ?? f['runtime-endpoint'])
     return {
       nodeName: (f['node-name'] ?? hostname()).toLowerCase(),
       rootDir: f['root-dir'],
-      podLogsDir: f['pod-logs-dir'],
-      runtimeEndpoint: f['runtime-endpoint'],
-      imageEndpoint: f['image-endpoint'] ?? f['runtime-endpoint'],
-      runtimeRequestTimeoutMs: timeout ?? DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS,
-      resolvConf: '/etc/resolv.conf',
-      clusterDNS: [],
-      clusterDomain: 'cluster.local',
+      podLogsDir: this.pick('pod-logs-dir', kc.podLogsDir, f['pod-logs-dir']),
+      runtimeEndpoint,
+      imageEndpoint: f['image-endpoint'] ?? kc.imageServiceEndpoint ?? runtimeEndpoint,
+      runtimeRequestTimeoutMs: this.pick('runtime-request-timeout', kc.runtimeRequestTimeoutMs, timeout ?? DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS),
+      resolvConf: this.pick('resolv-conf', kc.resolvConf, f['resolv-conf']),
+      clusterDNS: this.pick('cluster-dns', kc.clusterDNS, f['cluster-dns'] ?? []),
+      clusterDomain: this.pick('cluster-domain', kc.clusterDomain, f['cluster-domain']),
+      maxPods: this.pick('max-pods', kc.maxPods, f['max-pods']),
       parallelism: 4,
     }
   }

@@ -14,6 +14,8 @@ export interface NodeConfig {
   resolvConf: string
   clusterDNS: string[]
   clusterDomain: string
+  /** Most pods admitted (kubelet maxPods); default DEFAULT_MAX_PODS. */
+  maxPods?: number
   /** How many pods are synced at the same time. */
   parallelism: number
 }
@@ -22,3 +24,4 @@ export const DEFAULT_RUNTIME_ENDPOINT = 'unix:///run/containerd/containerd.sock'
 export const DEFAULT_ROOT_DIR = '/var/lib/kube-node'
 export const DEFAULT_POD_LOGS_DIR = '/var/log/pods'
 export const DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS = 2 * 60 * 1000
+export {DEFAULT_MAX_PODS} from '../util/node-info.js'

@@ -4,6 +4,9 @@ import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
 import {savePod} from './pod-store.js'
 import {createObjectStore} from '../manifest/object-store.js'
+import {listManagedPods} from './pods.js'
+import {readNodeInfo} from '../util/node-info.js'
+import {DEFAULT_MAX_PODS} from './config.js'
 import {runOnce, type PodRunResult, type ProgressEvent, type WaitFor} from '../sync/run-once.js'
 
 export interface RunOptions {
@@ -21,10 +24,17 @@ export async function runPods(
   const {pods, configMaps, secrets} = await loadStaticPods(locations, {nodeName: node.config.nodeName})
   node.sync.deps.objects = createObjectStore(configMaps, secrets)
   for (const sp of pods) await savePod(node.config.rootDir, sp)
+  // Pods already running on this node that this run does not own count for admission (ports,
+  // resources, max pods).
+  const ours = new Set(pods.map((p) => p.pod.metadata.uid))
+  const running = (await listManagedPods(node))
+    .filter((p) => !ours.has(p.observed.uid) && p.observed.sandboxes[0]?.state === 'ready')
+    .map((p) => p.sp)
+  const admission = {node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), running}
   return runOnce(
     node.sync,
     pods,
-    {wait: opts.wait, timeoutMs: opts.timeoutMs, parallelism: node.config.parallelism, ...(opts.signal ? {signal: opts.signal} : {})},
+    {wait: opts.wait, timeoutMs: opts.timeoutMs, parallelism: node.config.parallelism, admission, ...(opts.signal ? {signal: opts.signal} : {})},
     onProgress,
   )
 }

@@ -15,6 +15,8 @@ import {toPodList} from './get.js'
 import {generatePodStatus} from '../status/generate.js'
 import {formatIssue} from '../util/errors.js'
 import type {KubeNodeMetrics} from './metrics.js'
+import {readNodeInfo} from '../util/node-info.js'
+import {DEFAULT_MAX_PODS} from './config.js'
 
 export interface WatchOptions {
   manifestDir?: string
@@ -49,7 +51,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     const podConfig = new PodConfig(sources.map((s) => s.name))
     const pleg = new Pleg(node.runtime.runtime, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}, opts.metrics.pleg)
     const loop = new SyncLoop(
-      {sync: node.sync, logger, clock, sourcesReady: () => podConfig.allSourcesReady(), observedPods: () => pleg.all(), metrics: opts.metrics},
+      {sync: node.sync, logger, clock, sourcesReady: () => podConfig.allSourcesReady(), observedPods: () => pleg.all(), node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), metrics: opts.metrics},
       {resyncIntervalMs: opts.resyncIntervalMs},
     )
 

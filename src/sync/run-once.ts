@@ -7,6 +7,8 @@ import {evaluateGoal} from './goal.js'
 import {syncPod, type SyncContext, type WaitingReasons} from './sync-pod.js'
 import {describeActions} from './describe.js'
 import {errorMessage} from '../util/errors.js'
+import {admitPod, rejectedStatus} from './admission.js'
+import type {NodeInfo} from '../util/node-info.js'
 
 /** What `run` waits for (CLI.md `--wait`). */
 export type WaitFor = 'running' | 'ready' | 'none'
@@ -16,6 +18,8 @@ export interface RunOnceOptions {
   timeoutMs: number
   /** How many pods are converged at the same time. */
   parallelism: number
+  /** Admission: the node, and pods already running on it that this run does not own. */
+  admission?: {node: NodeInfo; running: readonly StaticPod[]}
   /** Pause between checks while a pod is on its way (containers starting, back-off). */
   pollMs?: number
   signal?: AbortSignal
@@ -42,14 +46,31 @@ export async function runOnce(
   onProgress: (e: ProgressEvent) => void = () => {},
 ): Promise<PodRunResult[]> {
   const results: PodRunResult[] = new Array(pods.length)
+  // Admission first, in manifest order, as the kubelet admits pods one by one: a rejected pod
+  // fails at once and nothing of it is started.
+  const toRun: number[] = []
+  if (opts.admission) {
+    const admitted: StaticPod[] = [...opts.admission.running]
+    pods.forEach((sp, i) => {
+      const verdict = admitPod(sp, admitted, opts.admission!.node)
+      if (verdict.admit) {
+        admitted.push(sp)
+        toRun.push(i)
+        return
+      }
+      const reason = `rejected: ${verdict.reason}: ${verdict.message}`
+      onProgress({pod: sp.pod.metadata.name, kind: 'result', outcome: 'failed', text: reason})
+      results[i] = {sp, outcome: 'failed', reason, status: rejectedStatus(sp, verdict)}
+    })
+  } else pods.forEach((_, i) => toRun.push(i))
   let next = 0
   const worker = async (): Promise<void> => {
-    while (next < pods.length) {
-      const i = next++
+    while (next < toRun.length) {
+      const i = toRun[next++]!
       results[i] = await runPod(ctx, pods[i]!, opts, onProgress)
     }
   }
-  await Promise.all(Array.from({length: Math.max(1, Math.min(opts.parallelism, pods.length))}, worker))
+  await Promise.all(Array.from({length: Math.max(1, Math.min(opts.parallelism, toRun.length))}, worker))
   return results
 }
 

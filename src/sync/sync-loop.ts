@@ -12,6 +12,8 @@ import {backOffKey, syncPod, type SyncContext, type WaitingReasons} from './sync
 import {terminatePod} from './terminate.js'
 import {describeAction} from './describe.js'
 import {errorMessage} from '../util/errors.js'
+import {admitPod, rejectedStatus, type Rejection} from './admission.js'
+import type {NodeInfo} from '../util/node-info.js'
 
 export interface SyncLoopMetrics {
   observeWorker(operation: 'create' | 'update' | 'sync' | 'kill', seconds: number): void
@@ -50,6 +52,8 @@ interface PodRecord {
   firstSeenAt: number
   startReported: boolean
   everSynced: boolean
+  /** Set when admission refused the pod: it is never started (until an edit is admitted). */
+  rejected?: Rejection
 }
 
 export interface SyncLoopDeps {
@@ -60,6 +64,8 @@ export interface SyncLoopDeps {
   sourcesReady: () => boolean
   /** The runtime's pods as last relisted (the PLEG cache); without it housekeeping lists them. */
   observedPods?: () => RuntimePod[]
+  /** The node pods are admitted against; without it every pod is admitted. */
+  node?: NodeInfo
   metrics?: SyncLoopMetrics
 }
 
@@ -111,10 +117,17 @@ export class SyncLoop {
         switch (u.op) {
           case 'ADD':
           case 'UPDATE': {
-            const rec = this.pods.get(uid)
+            let rec = this.pods.get(uid)
             if (rec) rec.sp = sp
-            else this.pods.set(uid, {sp, waiting: new Map(), nextSyncAt: now, firstSeenAt: now, startReported: false, everSynced: false})
+            else {
+              rec = {sp, waiting: new Map(), nextSyncAt: now, firstSeenAt: now, startReported: false, everSynced: false}
+              this.pods.set(uid, rec)
+            }
             this.deps.logger.info(u.op === 'ADD' ? 'Pod added' : 'Pod updated', {pod: sp.pod.metadata.name, source: sp.source.location})
+            // A new pod, or a rejected one that was edited, must pass admission first.
+            if ((u.op === 'ADD' && !rec.everSynced) || rec.rejected) {
+              if (!this.admit(rec)) break
+            }
             this.workers.update({type: 'sync', sp, reason: u.op === 'ADD' ? 'create' : 'update'})
             break
           }
@@ -138,14 +151,14 @@ export class SyncLoop {
     const uids = new Set(events.filter((e) => e.type !== 'ContainerRemoved').map((e) => e.uid))
     for (const uid of uids) {
       const rec = this.pods.get(uid)
-      if (rec) this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync'})
+      if (rec && !rec.rejected) this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync'})
     }
   }
 
   /** A probe result changed: the pod is synced (restart on liveness failure, readiness in status). */
   handleProbeChange(uid: string): void {
     const rec = this.pods.get(uid)
-    if (rec) this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync'})
+    if (rec && !rec.rejected) this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync'})
   }
 
   /** Syncs every pod that is due (resync interval, back-off expiry). */
@@ -153,7 +166,7 @@ export class SyncLoop {
     const now = this.deps.clock.now()
     this.lastTick = now
     for (const rec of this.pods.values()) {
-      if (rec.nextSyncAt <= now && !this.workers.isBusy(rec.sp.pod.metadata.uid)) {
+      if (!rec.rejected && rec.nextSyncAt <= now && !this.workers.isBusy(rec.sp.pod.metadata.uid)) {
         rec.nextSyncAt = Number.POSITIVE_INFINITY
         this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync'})
       }
@@ -179,6 +192,21 @@ export class SyncLoop {
   /** Waits until no worker has anything to do (tests). */
   idle(): Promise<void> {
     return this.workers.idle()
+  }
+
+  /** Admits the pod against the pods already admitted; a rejected pod gets a Failed status. */
+  private admit(rec: PodRecord): boolean {
+    if (!this.deps.node) return true
+    const admitted = [...this.pods.values()].filter((r) => r !== rec && !r.rejected).map((r) => r.sp)
+    const verdict = admitPod(rec.sp, admitted, this.deps.node)
+    if (verdict.admit) {
+      delete rec.rejected
+      return true
+    }
+    rec.rejected = verdict
+    rec.status = rejectedStatus(rec.sp, verdict)
+    this.deps.logger.warn('Pod rejected by admission', {pod: rec.sp.pod.metadata.name, reason: verdict.reason, message: verdict.message})
+    return false
   }
 
   private jitter(ms: number): number {

@@ -1,0 +1,133 @@
+// `--config`: the KubeletConfiguration fields kube-node honours (kubelet.config.k8s.io/v1beta1).
+// Unknown fields are warnings (a kubelet config file has many kube-node does not need); a
+// known field with a bad value is an error naming the file and the field.
+import {readFile} from 'node:fs/promises'
+import {parse} from 'yaml'
+import {InvalidInputError, type FieldIssue} from '../util/errors.js'
+import {parseDuration} from '../util/duration.js'
+import {quantityValue} from '../util/quantity.js'
+
+export interface KubeletConfigValues {
+  staticPodPath?: string
+  staticPodURL?: string
+  staticPodURLHeader?: Record<string, string[]>
+  syncFrequencyMs?: number
+  fileCheckFrequencyMs?: number
+  httpCheckFrequencyMs?: number
+  containerRuntimeEndpoint?: string
+  imageServiceEndpoint?: string
+  runtimeRequestTimeoutMs?: number
+  address?: string
+  readOnlyPort?: number
+  healthzPort?: number
+  healthzBindAddress?: string
+  clusterDNS?: string[]
+  clusterDomain?: string
+  resolvConf?: string
+  maxPods?: number
+  serializeImagePulls?: boolean
+  containerLogMaxSizeBytes?: number
+  containerLogMaxFiles?: number
+  podLogsDir?: string
+}
+
+type Reader = (v: unknown) => {value: unknown} | {error: string}
+
+const str: Reader = (v) => (typeof v === 'string' ? {value: v} : {error: 'must be a string'})
+const bool: Reader = (v) => (typeof v === 'boolean' ? {value: v} : {error: 'must be true or false'})
+const port: Reader = (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65535 ? {value: v} : {error: 'must be a port number between 0 and 65535'})
+const positiveInt: Reader = (v) => (Number.isInteger(v) && (v as number) > 0 ? {value: v} : {error: 'must be a positive whole number'})
+const duration: Reader = (v) => {
+  const ms = typeof v === 'string' ? parseDuration(v) : undefined
+  return ms !== undefined && ms > 0 ? {value: ms} : {error: 'must be a duration such as 20s or 1m'}
+}
+const stringList: Reader = (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? {value: v} : {error: 'must be a list of strings'})
+const quantity: Reader = (v) => {
+  try {
+    return {value: quantityValue(String(v))}
+  } catch {
+    return {error: 'must be a quantity such as 10Mi'}
+  }
+}
+const headerMap: Reader = (v) => {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return {error: 'must be a map of header name to a list of values'}
+  for (const values of Object.values(v)) {
+    if (!Array.isArray(values) || !values.every((x) => typeof x === 'string')) return {error: 'must be a map of header name to a list of values'}
+  }
+  return {value: v}
+}
+
+/** File field → [reader, our name]. */
+const FIELDS: Record<string, [Reader, keyof KubeletConfigValues]> = {
+  staticPodPath: [str, 'staticPodPath'],
+  staticPodURL: [str, 'staticPodURL'],
+  staticPodURLHeader: [headerMap, 'staticPodURLHeader'],
+  syncFrequency: [duration, 'syncFrequencyMs'],
+  fileCheckFrequency: [duration, 'fileCheckFrequencyMs'],
+  httpCheckFrequency: [duration, 'httpCheckFrequencyMs'],
+  containerRuntimeEndpoint: [str, 'containerRuntimeEndpoint'],
+  imageServiceEndpoint: [str, 'imageServiceEndpoint'],
+  runtimeRequestTimeout: [duration, 'runtimeRequestTimeoutMs'],
+  address: [str, 'address'],
+  readOnlyPort: [port, 'readOnlyPort'],
+  healthzPort: [port, 'healthzPort'],
+  healthzBindAddress: [str, 'healthzBindAddress'],
+  clusterDNS: [stringList, 'clusterDNS'],
+  clusterDomain: [str, 'clusterDomain'],
+  resolvConf: [str, 'resolvConf'],
+  maxPods: [positiveInt, 'maxPods'],
+  serializeImagePulls: [bool, 'serializeImagePulls'],
+  containerLogMaxSize: [quantity, 'containerLogMaxSizeBytes'],
+  containerLogMaxFiles: [positiveInt, 'containerLogMaxFiles'],
+  podLogsDir: [str, 'podLogsDir'],
+}
+
+const IGNORED = new Set(['apiVersion', 'kind'])
+export const KUBELET_CONFIG_API_VERSION = 'kubelet.config.k8s.io/v1beta1'
+
+export interface ParsedKubeletConfig {
+  values: KubeletConfigValues
+  /** Fields kube-node does not use, by name. */
+  unknown: string[]
+}
+
+/** Pure: text of a KubeletConfiguration file → values, or an InvalidInputError naming every bad field. */
+export function parseKubeletConfig(text: string, location: string): ParsedKubeletConfig {
+  const issue = (field: string, message: string): FieldIssue => ({location, document: 0, field, message})
+  let doc: unknown
+  try {
+    doc = parse(text)
+  } catch (err) {
+    throw new InvalidInputError([issue('', `invalid YAML: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)])
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new InvalidInputError([issue('', 'must be a KubeletConfiguration object')])
+  const obj = doc as Record<string, unknown>
+  const issues: FieldIssue[] = []
+  if (obj['kind'] !== 'KubeletConfiguration') issues.push(issue('kind', `must be KubeletConfiguration, got ${JSON.stringify(obj['kind'])}`))
+  if (obj['apiVersion'] !== KUBELET_CONFIG_API_VERSION) issues.push(issue('apiVersion', `must be ${KUBELET_CONFIG_API_VERSION}, got ${JSON.stringify(obj['apiVersion'])}`))
+  const values: Record<string, unknown> = {}
+  const unknown: string[] = []
+  for (const [field, raw] of Object.entries(obj)) {
+    if (IGNORED.has(field)) continue
+    const spec = FIELDS[field]
+    if (!spec) {
+      unknown.push(field)
+      continue
+    }
+    const r = spec[0](raw)
+    if ('error' in r) issues.push(issue(field, r.error))
+    else values[spec[1]] = r.value
+  }
+  if (issues.length > 0) throw new InvalidInputError(issues)
+  return {values: values as KubeletConfigValues, unknown}
+}
+
+export async function loadKubeletConfig(path: string): Promise<ParsedKubeletConfig> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (err) {
+    throw new InvalidInputError([{location: path, document: 0, field: '', message: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`}])
+  }
+  return parseKubeletConfig(text, path)
+}

@@ -1,0 +1,31 @@
+// `logs`: find the pod and container kube-node runs, then stream its CRI log file.
+import type {KubeNode} from './create-node.js'
+import {listManagedPods, matchesName} from './pods.js'
+import {streamContainerLog, type LogOptions} from '../kuberuntime/logs.js'
+import {InvalidInputError, NotFoundError} from '../util/errors.js'
+
+export interface LogsRequest extends LogOptions {
+  pod: string
+  container?: string
+  previous: boolean
+}
+
+export async function containerLog(node: KubeNode, req: LogsRequest, write: (line: string) => void): Promise<void> {
+  const pod = (await listManagedPods(node)).find((p) => matchesName(p, req.pod))
+  if (!pod) throw new NotFoundError(`pod "${req.pod}" not found`)
+  const names = [...new Set(pod.observed.containers.map((c) => c.name))]
+  const specNames = pod.sp.pod.spec.containers.map((c) => c.name)
+  let name = req.container
+  if (!name) {
+    if (specNames.length > 1) {
+      throw new InvalidInputError(`pod "${pod.observed.name}" has several containers; choose one with -c: ${specNames.join(', ')}`)
+    }
+    name = specNames[0] ?? names[0]
+  }
+  const instances = pod.observed.containers.filter((c) => c.name === name)
+  if (instances.length === 0) throw new NotFoundError(`container "${name}" not found in pod "${pod.observed.name}"`)
+  const target = req.previous ? instances[1] : instances[0]
+  if (!target) throw new NotFoundError(`container "${name}" in pod "${pod.observed.name}" has no previous instance`)
+  if (!target.logPath) throw new NotFoundError(`container "${name}" in pod "${pod.observed.name}" has no log file`)
+  await streamContainerLog(target.logPath, req, write, node.clock)
+}

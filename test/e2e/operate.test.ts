@@ -1,0 +1,54 @@
+// Operator commands against a real containerd: logs, exec, plan and version.
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {NODE, kn, makeDirs, podYaml, writeManifest} from './support.js'
+
+const dirs = makeDirs()
+
+describe('operator commands (real containerd)', () => {
+  let manifest: string
+  beforeAll(async () => {
+    manifest = writeManifest(dirs.work, 'talk.yaml', podYaml('talk', {command: 'echo line-one; echo line-two >&2; trap "exit 0" TERM; while true; do sleep 1 & wait $!; done'}))
+    const r = await kn(dirs, ['run', '-f', manifest])
+    expect(r.code, r.stderr).toBe(0)
+  })
+  afterAll(async () => {
+    await kn(dirs, ['down', '--all'])
+    dirs.cleanup()
+  })
+
+  it('logs prints the container output from its CRI log file', async () => {
+    let r = await kn(dirs, ['logs', 'talk'])
+    for (let i = 0; i < 20 && !r.stdout.includes('line-two'); i++) {
+      await new Promise((res) => setTimeout(res, 250))
+      r = await kn(dirs, ['logs', 'talk'])
+    }
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toBe('line-one\nline-two\n')
+    const ts = await kn(dirs, ['logs', `talk-${NODE}`, '--tail', '1', '--timestamps'])
+    expect(ts.stdout).toMatch(/^\d{4}-\d\d-\d\dT\S+Z line-two\n$/)
+  })
+
+  it('exec runs a command and passes its exit code on', async () => {
+    const ok = await kn(dirs, ['exec', 'talk', '--', 'cat', '/etc/hostname'])
+    expect(ok.code).toBe(0)
+    expect(ok.stdout.trim()).toBe(`talk-${NODE}`)
+    const fail = await kn(dirs, ['exec', 'talk', '--', 'sh', '-c', 'echo out; exit 7'])
+    expect(fail.code).toBe(7)
+    expect(fail.stdout).toBe('out\n')
+  })
+
+  it('plan -o json shows no actions for a converged pod and a pull + start for a new one', async () => {
+    const same = await kn(dirs, ['plan', '-f', manifest, '-o', 'json'])
+    expect(same.code).toBe(0)
+    expect((JSON.parse(same.stdout) as {pods: {actions: unknown[]}[]}).pods[0]!.actions).toEqual([])
+    const other = writeManifest(dirs.work, 'new.yaml', podYaml('fresh'))
+    const plan = JSON.parse((await kn(dirs, ['plan', '-f', other, '-o', 'json'])).stdout) as {pods: {actions: {type: string}[]}[]}
+    expect(plan.pods[0]!.actions.map((a) => a.type)).toEqual(['PullImage', 'CreateSandbox', 'StartContainer'])
+  })
+
+  it('version shows the runtime', async () => {
+    const r = await kn(dirs, ['version', '-o', 'json'])
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({runtime: {runtimeName: 'containerd', runtimeApiVersion: 'v1'}})
+  })
+})

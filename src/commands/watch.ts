@@ -39,12 +39,15 @@ export default class Watch extends BaseCommand<typeof Watch> {
   async run(): Promise<void> {
     const {args} = await this.parse(Watch)
     const f = this.flags
-    const headers = parseHeaderFlags(f['manifest-url-header'])
+    const kc = this.kubeletConfig
+    const headers = f['manifest-url-header'].length > 0 ? parseHeaderFlags(f['manifest-url-header']) : (kc.staticPodURLHeader ?? {})
     const opts = {
-      fileCheckFrequencyMs: durationFlag('file-check-frequency', f['file-check-frequency']),
-      httpCheckFrequencyMs: durationFlag('http-check-frequency', f['http-check-frequency']),
-      resyncIntervalMs: durationFlag('sync-frequency', f['sync-frequency']),
+      fileCheckFrequencyMs: this.pick('file-check-frequency', kc.fileCheckFrequencyMs, durationFlag('file-check-frequency', f['file-check-frequency'])),
+      httpCheckFrequencyMs: this.pick('http-check-frequency', kc.httpCheckFrequencyMs, durationFlag('http-check-frequency', f['http-check-frequency'])),
+      resyncIntervalMs: this.pick('sync-frequency', kc.syncFrequencyMs, durationFlag('sync-frequency', f['sync-frequency'])),
     }
+    const dir = args.dir ?? kc.staticPodPath
+    const urls = f['manifest-url'].length > 0 ? f['manifest-url'] : kc.staticPodURL ? [kc.staticPodURL] : []
     const metrics = createMetrics()
     const node = await createNode(this.nodeConfig(), this.logger, {criMetrics: metrics.cri})
     const abort = new AbortController()
@@ -54,12 +57,12 @@ export default class Watch extends BaseCommand<typeof Watch> {
     try {
       await watchPods(node, {
         ...opts,
-        ...(args.dir ? {manifestDir: args.dir} : {}),
-        manifestUrls: f['manifest-url'],
+        ...(dir ? {manifestDir: dir} : {}),
+        manifestUrls: urls,
         manifestUrlHeaders: headers,
-        address: f.address,
-        port: f.port,
-        healthzPort: f['healthz-port'],
+        address: this.pick('address', kc.address, f.address),
+        port: this.pick('port', kc.readOnlyPort, f.port),
+        healthzPort: this.pick('healthz-port', kc.healthzPort, f['healthz-port']),
         signal: abort.signal,
         metrics,
       })

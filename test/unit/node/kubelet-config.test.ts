@@ -1,0 +1,54 @@
+// --config: the KubeletConfiguration fields kube-node honours, bad values named by field.
+import {describe, expect, it} from 'vitest'
+import {parseKubeletConfig} from '../../../src/node/kubelet-config.js'
+import {InvalidInputError} from '../../../src/util/errors.js'
+
+const head = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n'
+
+describe('parseKubeletConfig', () => {
+  it('reads the fields kube-node uses, converting durations and quantities', () => {
+    const {values, unknown} = parseKubeletConfig(
+      head +
+        `staticPodPath: /etc/kubernetes/manifests
+syncFrequency: 1m30s
+fileCheckFrequency: 20s
+runtimeRequestTimeout: 2m
+containerRuntimeEndpoint: unix:///run/containerd/containerd.sock
+clusterDNS: [10.96.0.10]
+clusterDomain: cluster.local
+readOnlyPort: 0
+healthzPort: 10248
+maxPods: 50
+containerLogMaxSize: 10Mi
+staticPodURLHeader: {Authorization: ["Bearer x"]}
+cgroupDriver: systemd
+`,
+      'kubelet.yaml',
+    )
+    expect(values).toMatchObject({
+      staticPodPath: '/etc/kubernetes/manifests',
+      syncFrequencyMs: 90_000,
+      fileCheckFrequencyMs: 20_000,
+      runtimeRequestTimeoutMs: 120_000,
+      clusterDNS: ['10.96.0.10'],
+      readOnlyPort: 0,
+      maxPods: 50,
+      containerLogMaxSizeBytes: 10 * 1024 * 1024,
+      staticPodURLHeader: {Authorization: ['Bearer x']},
+    })
+    expect(unknown).toEqual(['cgroupDriver'])
+  })
+
+  it.each([
+    ['syncFrequency: soon', 'field syncFrequency: must be a duration such as 20s or 1m'],
+    ['readOnlyPort: 70000', 'field readOnlyPort: must be a port number between 0 and 65535'],
+    ['maxPods: -1', 'field maxPods: must be a positive whole number'],
+    ['clusterDNS: 10.0.0.1', 'field clusterDNS: must be a list of strings'],
+  ])('rejects %s', (line, message) => {
+    expect(() => parseKubeletConfig(head + line + '\n', 'kubelet.yaml')).toThrowError(new InvalidInputError(`kubelet.yaml, document 0, ${message}`).message)
+  })
+
+  it('rejects another kind', () => {
+    expect(() => parseKubeletConfig('apiVersion: v1\nkind: Pod\n', 'k.yaml')).toThrow(InvalidInputError)
+  })
+})

@@ -6,6 +6,7 @@ import {parseHeaderFlags} from '../sources/header.js'
 import {parseDuration} from '../util/duration.js'
 import {InvalidInputError} from '../util/errors.js'
 import {createNode} from '../node/create-node.js'
+import {DEFAULT_LOG_ROTATION} from '../sync/log-rotation.js'
 
 function durationFlag(name: string, value: string): number {
   const ms = parseDuration(value)
@@ -65,6 +66,10 @@ export default class Watch extends BaseCommand<typeof Watch> {
         healthzPort: this.pick('healthz-port', kc.healthzPort, f['healthz-port']),
         signal: abort.signal,
         metrics,
+        logRotation: {
+          maxSizeBytes: kc.containerLogMaxSizeBytes ?? DEFAULT_LOG_ROTATION.maxSizeBytes,
+          maxFiles: kc.containerLogMaxFiles ?? DEFAULT_LOG_ROTATION.maxFiles,
+        },
       })
     } finally {
       node.close()

@@ -16,6 +16,7 @@ import {generatePodStatus} from '../status/generate.js'
 import {formatIssue} from '../util/errors.js'
 import type {KubeNodeMetrics} from './metrics.js'
 import {readNodeInfo} from '../util/node-info.js'
+import type {LogRotationOptions} from '../sync/log-rotation.js'
 import {DEFAULT_MAX_PODS} from './config.js'
 
 export interface WatchOptions {
@@ -30,6 +31,7 @@ export interface WatchOptions {
   healthzPort: number | 'ephemeral'
   signal: AbortSignal
   metrics: KubeNodeMetrics
+  logRotation?: LogRotationOptions
   /** Called once everything is up, with the ports actually bound (0 = disabled). */
   onReady?: (info: {port: number; healthzPort: number}) => void
 }
@@ -52,7 +54,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     const pleg = new Pleg(node.runtime.runtime, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}, opts.metrics.pleg)
     const loop = new SyncLoop(
       {sync: node.sync, logger, clock, sourcesReady: () => podConfig.allSourcesReady(), observedPods: () => pleg.all(), node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), metrics: opts.metrics},
-      {resyncIntervalMs: opts.resyncIntervalMs},
+      {resyncIntervalMs: opts.resyncIntervalMs, ...(opts.logRotation ? {logRotation: opts.logRotation} : {})},
     )
 
     // Adopt what already runs before the first source speaks, so nothing is restarted.

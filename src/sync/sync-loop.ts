@@ -13,6 +13,8 @@ import {terminatePod} from './terminate.js'
 import {describeAction} from './describe.js'
 import {errorMessage} from '../util/errors.js'
 import {admitPod, rejectedStatus, type Rejection} from './admission.js'
+import {planGarbage} from './gc.js'
+import {DEFAULT_LOG_ROTATION, rotateLogs, type LogRotationOptions} from './log-rotation.js'
 import type {NodeInfo} from '../util/node-info.js'
 
 export interface SyncLoopMetrics {
@@ -33,6 +35,9 @@ export interface SyncLoopOptions {
   /** After a failed sync (kubelet backOffPeriod 10s, jitter 0.5). */
   errorBackOffMs: number
   housekeepingIntervalMs: number
+  /** Container and sandbox garbage collection, and log rotation (kubelet: 1m / 10s). */
+  gcIntervalMs: number
+  logRotation: LogRotationOptions
   tickMs: number
   random?: () => number
 }
@@ -41,6 +46,8 @@ export const DEFAULT_SYNC_LOOP_OPTIONS: SyncLoopOptions = {
   resyncIntervalMs: 60_000,
   errorBackOffMs: 10_000,
   housekeepingIntervalMs: 2_000,
+  gcIntervalMs: 60_000,
+  logRotation: DEFAULT_LOG_ROTATION,
   tickMs: 1_000,
 }
 
@@ -90,6 +97,7 @@ export class SyncLoop {
     this.lastTick = this.deps.clock.now()
     this.timers.push(setInterval(() => this.tick(), this.opts.tickMs))
     this.timers.push(setInterval(() => void this.housekeeping(), this.opts.housekeepingIntervalMs))
+    this.timers.push(setInterval(() => void this.collectGarbage(), this.opts.gcIntervalMs))
   }
 
   async stop(timeoutMs = 5_000): Promise<void> {
@@ -186,6 +194,25 @@ export class SyncLoop {
     for (const rp of runtimePods) {
       if (this.pods.has(rp.uid) || this.workers.isBusy(rp.uid)) continue
       this.workers.update({type: 'kill', uid: rp.uid, observed: rp, reason: 'no source defines this pod'})
+    }
+  }
+
+  /** Removes old dead containers and sandboxes of wanted pods, and rotates big logs. */
+  async collectGarbage(observed?: RuntimePod[]): Promise<void> {
+    const {sync, logger, clock} = this.deps
+    const runtime = sync.deps.runtime.runtime
+    try {
+      const pods = (observed ?? this.deps.observedPods?.() ?? (await readRuntimePods(runtime))).filter((p) => !this.workers.isBusy(p.uid))
+      const garbage = planGarbage(pods, new Set(this.pods.keys()))
+      for (const id of garbage.containers) await runtime.removeContainer(id)
+      for (const id of garbage.sandboxes) {
+        await runtime.stopPodSandbox(id)
+        await runtime.removePodSandbox(id)
+      }
+      if (garbage.containers.length + garbage.sandboxes.length > 0) logger.debug(2, 'Collected garbage', {containers: garbage.containers.length, sandboxes: garbage.sandboxes.length})
+      await rotateLogs(runtime, pods, this.opts.logRotation, new Date(clock.now()), logger)
+    } catch (err) {
+      logger.warn('Garbage collection failed; will retry', {err: errorMessage(err)})
     }
   }
 

@@ -1,9 +1,9 @@
 // The watch loop over the fake CRI: updates from sources, lifecycle events and housekeeping turn
 // into the right runtime changes.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {basename, dirname, join} from 'node:path'
 import {FakeRuntime} from '../support/fake-runtime.js'
 import {FakeClock} from '../support/fake-clock.js'
 import {createNode, type KubeNode} from '../../src/node/create-node.js'
@@ -126,5 +126,27 @@ describe('SyncLoop over the fake CRI', () => {
     await restarted.idle()
     expect(fake.mutatingCalls()).toEqual([])
     expect([...fake.containers.keys()]).toEqual(before)
+  })
+
+  it('garbage collection keeps one dead container per name, and big logs are rotated', async () => {
+    const web = await staticPod('web')
+    loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true}, {random: () => 0, logRotation: {maxSizeBytes: 100, maxFiles: 2}})
+    loop.handleUpdates([{op: 'ADD', pods: [web]}])
+    await loop.idle()
+    for (let i = 0; i < 2; i++) {
+      const live = [...fake.containers.entries()].find(([, c]) => c.status.state === 'CONTAINER_RUNNING')![0]
+      fake.exitContainer(live, 1)
+      clock.advance(60_000)
+      loop.handleLifecycleEvents([{uid: web.pod.metadata.uid, type: 'ContainerDied', containerId: live}])
+      await loop.idle()
+    }
+    expect([...fake.containers.values()].map((c) => c.status.state).sort()).toEqual(['CONTAINER_EXITED', 'CONTAINER_EXITED', 'CONTAINER_RUNNING'])
+    const live = [...fake.containers.values()].find((c) => c.status.state === 'CONTAINER_RUNNING')!
+    mkdirSync(dirname(live.status.logPath), {recursive: true})
+    writeFileSync(live.status.logPath, 'x'.repeat(200))
+    await loop.collectGarbage()
+    expect([...fake.containers.values()].map((c) => c.status.state).sort()).toEqual(['CONTAINER_EXITED', 'CONTAINER_RUNNING'])
+    expect(fake.callsOf('ReopenContainerLog').map((c) => c.args[0])).toEqual([live.status.id])
+    expect(readdirSync(dirname(live.status.logPath)).filter((n) => n.startsWith(`${basename(live.status.logPath)}.`))).toHaveLength(1)
   })
 })

@@ -1,0 +1,48 @@
+// Container log rotation, as the kubelet's container log manager does it: when a running
+// container's log passes maxSize, rename it to `<log>.<YYYYMMDD-HHMMSS>`, ask the runtime to
+// reopen the log (CRI ReopenContainerLog), and keep at most maxFiles files in all.
+import {readdir, rename, stat, unlink} from 'node:fs/promises'
+import {basename, dirname, join} from 'node:path'
+import type {RuntimeService} from '../cri/port.js'
+import type {RuntimePod} from '../kuberuntime/model.js'
+import type {Logger} from '../util/logger.js'
+import {errorMessage} from '../util/errors.js'
+
+export interface LogRotationOptions {
+  maxSizeBytes: number
+  maxFiles: number
+}
+
+export const DEFAULT_LOG_ROTATION: LogRotationOptions = {maxSizeBytes: 10 * 1024 * 1024, maxFiles: 5}
+
+function stamp(now: Date): string {
+  const p = (n: number): string => String(n).padStart(2, '0')
+  return `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}-${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}`
+}
+
+/** Rotated siblings of `path`, oldest first (the timestamp suffix sorts by time). */
+async function rotatedFiles(path: string): Promise<string[]> {
+  const prefix = `${basename(path)}.`
+  const names = await readdir(dirname(path)).catch(() => [] as string[])
+  return names.filter((n) => n.startsWith(prefix)).sort().map((n) => join(dirname(path), n))
+}
+
+export async function rotateLogs(runtime: RuntimeService, pods: readonly RuntimePod[], opts: LogRotationOptions, now: Date, logger: Logger): Promise<void> {
+  for (const pod of pods) {
+    for (const c of pod.containers) {
+      if (c.state !== 'running' || !c.logPath) continue
+      try {
+        const size = (await stat(c.logPath)).size
+        if (size < opts.maxSizeBytes) continue
+        await rename(c.logPath, `${c.logPath}.${stamp(now)}`)
+        await runtime.reopenContainerLog(c.id)
+        const rotated = await rotatedFiles(c.logPath)
+        for (const old of rotated.slice(0, Math.max(0, rotated.length - (opts.maxFiles - 1)))) await unlink(old)
+        logger.debug(2, 'Rotated container log', {pod: pod.name, container: c.name, bytes: size})
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue
+        logger.warn('Could not rotate container log', {pod: pod.name, container: c.name, err: errorMessage(err)})
+      }
+    }
+  }
+}

@@ -6,6 +6,7 @@ import type {RuntimeService} from '../cri/port.js'
 import type {RuntimePod} from './model.js'
 import {MANAGED_BY_LABEL, MANAGED_BY_VALUE, POD_UID_LABEL} from './labels.js'
 import {buildRuntimePods} from './runtime-status.js'
+import {withTerminationMessages} from './termination-message.js'
 import {CriError} from '../util/errors.js'
 
 export interface ReadOptions {
@@ -34,7 +35,9 @@ export async function readRuntimePods(runtime: RuntimeService, opts: ReadOptions
         if (st?.network?.ip) sandboxIps.set(s.id, st.network.ip)
       }),
   ])
-  return buildRuntimePods({sandboxes, containers, statuses, sandboxIps})
+  // Exited containers carry their termination message (read from the file they wrote).
+  const pods = buildRuntimePods({sandboxes, containers, statuses, sandboxIps})
+  return Promise.all(pods.map((p) => withTerminationMessages(p, statuses)))
 }
 
 export async function readRuntimePod(runtime: RuntimeService, uid: string): Promise<RuntimePod | undefined> {

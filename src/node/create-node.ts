@@ -74,6 +74,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       clusterDNS: config.clusterDNS,
       clusterDomain: config.clusterDomain,
       objects: EMPTY_OBJECT_STORE,
+      clock,
     },
   }
   return {

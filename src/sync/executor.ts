@@ -1,11 +1,15 @@
 // Applies a PodActions plan through the CRI, in the order the plan lists (see actions.ts), the
 // way the kubelet's SyncPod runs its numbered steps. It decides nothing itself: it only turns
 // failures into the waiting reasons the kubelet would show (ErrImagePull, CreateContainerError…).
+// Around each container it does what the kubelet's startContainer/killContainer do: the
+// termination-message file and mount before CreateContainer, the postStart hook after
+// StartContainer, the preStop hook and grace period rules before StopContainer (kill.ts).
 import type {DNSConfig, PodSandboxConfig} from '../cri/api.js'
 import type {Runtime} from '../cri/port.js'
 import type {StaticPod, Container, ObjectStore} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Logger} from '../util/logger.js'
+import type {Clock} from '../util/clock.js'
 import type {HostFs} from './host-fs.js'
 import type {PodActions, StartContainerAction} from './actions.js'
 import {buildSandboxConfig} from '../kuberuntime/sandbox-config.js'
@@ -13,7 +17,10 @@ import {buildContainerConfig} from '../kuberuntime/container-config.js'
 import {podLogDirectory} from '../kuberuntime/naming.js'
 import {prepareVolumes} from './volumes.js'
 import {CriError, errorMessage} from '../util/errors.js'
-import {removeSandboxes, stopPodSandboxes, stopContainerGracefully} from './kill.js'
+import {removeSandboxes, stopPodSandboxes, killContainer, type KillDeps} from './kill.js'
+import {prepareTerminationMessage} from '../kuberuntime/termination-message.js'
+import {FAILED_POST_START_HOOK, POST_START_TIMEOUT_MS, formatPod, runHook} from './lifecycle.js'
+import {realClock} from '../util/clock.js'
 
 export interface ExecutorDeps {
   runtime: Runtime
@@ -26,6 +33,8 @@ export interface ExecutorDeps {
   clusterDomain: string
   /** ConfigMaps and Secrets for volumes and env references; replaced by run/watch as manifests load. */
   objects: ObjectStore
+  /** Times preStop hooks and runs sleep hooks; the real clock when not given. */
+  clock?: Clock
 }
 
 export type WaitingReason =
@@ -34,6 +43,7 @@ export type WaitingReason =
   | 'CreateContainerError'
   | 'RunContainerError'
   | 'CreatePodSandboxError'
+  | 'PostStartHookError'
 
 export interface StepFailure {
   /** Container name, or '' for a pod-level failure. */
@@ -48,7 +58,7 @@ export interface ExecuteResult {
   failures: StepFailure[]
   /** The sandbox the pod's containers run in after this step, if any. */
   sandboxId: string
-  /** Containers started by this step, by name. */
+  /** Containers started by this step, by name (a failed postStart hook included: it did start). */
   started: string[]
 }
 
@@ -88,6 +98,7 @@ export async function executePlan(
 
   let sandboxId = plan.sandboxId
   const attempt = observed?.sandboxes[0]?.attempt ?? 0
+  const kill = killDeps(deps)
   let sandboxConfig = sandboxConfigFor(deps, sp, attempt)
 
   for (const a of plan.actions) {
@@ -98,7 +109,7 @@ export async function executePlan(
         // Stopped, not removed: a finished pod keeps its containers for status and logs. Old
         // sandboxes are removed once a new one replaces them (below).
         logger.debug(2, 'Killing pod', {...pod, reason: a.reason})
-        await stopPodSandboxes(runtime.runtime, sp.pod, observed, {remove: false})
+        await stopPodSandboxes(kill, sp.pod, observed, {remove: false})
         sandboxId = ''
         break
       }
@@ -108,7 +119,8 @@ export async function executePlan(
         if (replacement && !willStart(a.name)) break
         logger.debug(2, 'Killing container', {...pod, container: a.name, reason: a.reason})
         const old = observed?.containers.find((c) => c.id === a.containerId)
-        await stopContainerGracefully(runtime.runtime, a.containerId, sp.pod, old)
+        const podIP = observed?.sandboxes.find((s) => s.id === old?.sandboxId)?.ip ?? ''
+        await killContainer(kill, {containerId: a.containerId, name: a.name, podIP, ...(old ? {observed: old} : {})}, sp.pod, {reason: a.reason})
         break
       }
       case 'CreateSandbox': {
@@ -127,14 +139,18 @@ export async function executePlan(
       case 'StartContainer': {
         if (!willStart(a.name)) break
         if (!sandboxId) break
-        const failure = await startContainer(deps, sp, a, sandboxId, sandboxConfig)
-        if (failure) failures.push(failure)
-        else started.push(a.name)
+        const outcome = await startContainer(deps, sp, a, sandboxId, sandboxConfig)
+        if (outcome.failure) failures.push(outcome.failure)
+        if (outcome.started) started.push(a.name)
         break
       }
     }
   }
   return {failures, sandboxId, started}
+}
+
+function killDeps(deps: ExecutorDeps): KillDeps {
+  return {runtime: deps.runtime.runtime, logger: deps.logger, clock: deps.clock ?? realClock}
 }
 
 function sandboxConfigFor(deps: ExecutorDeps, sp: StaticPod, attempt: number): PodSandboxConfig {
@@ -147,16 +163,24 @@ function sandboxConfigFor(deps: ExecutorDeps, sp: StaticPod, attempt: number): P
   })
 }
 
+interface StartOutcome {
+  failure?: StepFailure
+  /** StartContainer succeeded (even if the postStart hook then failed and the container was killed). */
+  started: boolean
+}
+
 async function startContainer(
   deps: ExecutorDeps,
   sp: StaticPod,
   a: StartContainerAction,
   sandboxId: string,
   sandboxConfig: PodSandboxConfig,
-): Promise<StepFailure | undefined> {
+): Promise<StartOutcome> {
   const {runtime, logger} = deps
   const container = findContainer(sp, a.name)
-  if (!container) return {container: a.name, reason: 'CreateContainerConfigError', message: `container ${a.name} is not in the pod spec`, permanent: true}
+  if (!container) {
+    return {started: false, failure: {container: a.name, reason: 'CreateContainerConfigError', message: `container ${a.name} is not in the pod spec`, permanent: true}}
+  }
   const uid = sp.pod.metadata.uid
   let podIP = ''
   try {
@@ -175,20 +199,40 @@ async function startContainer(
     })
     await prepareVolumes(deps, sp, container)
     await deps.fs.mkdirp(`${podLogDirectory(deps.podLogsDir, sp.pod.metadata.namespace, sp.pod.metadata.name, uid)}/${a.name}`)
+    const message = await prepareTerminationMessage(deps.rootDir, uid, container)
+    if (message) {
+      config.mounts.push(message.mount)
+      Object.assign(config.annotations, message.annotations)
+    }
   } catch (err) {
-    return {container: a.name, reason: 'CreateContainerConfigError', message: errorMessage(err), permanent: true}
+    return {started: false, failure: {container: a.name, reason: 'CreateContainerConfigError', message: errorMessage(err), permanent: true}}
   }
   logger.debug(2, 'Starting container', {pod: sp.pod.metadata.name, uid, container: a.name, restartCount: a.restartCount, reason: a.reason})
   let id: string
   try {
     id = await runtime.runtime.createContainer(sandboxId, config, sandboxConfig)
   } catch (err) {
-    return {container: a.name, reason: 'CreateContainerError', message: errorMessage(err), permanent: false}
+    return {started: false, failure: {container: a.name, reason: 'CreateContainerError', message: errorMessage(err), permanent: false}}
   }
   try {
     await runtime.runtime.startContainer(id)
   } catch (err) {
-    return {container: a.name, reason: 'RunContainerError', message: errorMessage(err), permanent: false}
+    return {started: false, failure: {container: a.name, reason: 'RunContainerError', message: errorMessage(err), permanent: false}}
   }
-  return undefined
+  const postStart = container.lifecycle?.postStart
+  if (!postStart) return {started: true}
+  const {name, namespace} = sp.pod.metadata
+  const clock = deps.clock ?? realClock
+  const hook = await runHook(
+    {runtime: runtime.runtime, clock},
+    postStart,
+    {containerId: id, containerName: a.name, pod: formatPod(name, namespace, uid), podIP, ports: container.ports ?? []},
+    POST_START_TIMEOUT_MS,
+  )
+  if (hook.ok) return {started: true}
+  // As the kubelet: the container is killed (its preStop hook and grace period included) and the
+  // start counts as failed with PostStartHookError; the restart policy then decides what follows.
+  logger.warn(FAILED_POST_START_HOOK, {pod: name, container: a.name, err: hook.message})
+  await killContainer(killDeps(deps), {containerId: id, name: a.name, podIP}, sp.pod, {reason: FAILED_POST_START_HOOK})
+  return {started: true, failure: {container: a.name, reason: 'PostStartHookError', message: hook.message, permanent: false}}
 }

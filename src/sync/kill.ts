@@ -1,18 +1,53 @@
-// Stopping containers and pods the kubelet's way: each running container gets its stop signal and
-// the grace period (spec.terminationGracePeriodSeconds, else what the runtime annotation recorded,
-// else 30s; never below 2s, kubelet's minimumGracePeriodInSeconds), then the sandboxes stop.
-import type {Pod} from '../api/types.js'
+// Stopping containers and pods the kubelet's way (killContainer, KUBELET.md §7.4): the grace
+// period is worked out, the container's preStop hook runs within it and what it took is taken
+// off, then StopContainer sends the stop signal with what remains (never below 2s, the kubelet's
+// minimumGracePeriodInSeconds). A pod stops its running containers in parallel, then its sandboxes.
+import type {Container, ContainerPort, Pod} from '../api/types.js'
 import type {RuntimeService} from '../cri/port.js'
 import type {RuntimeContainer, RuntimePod} from '../kuberuntime/model.js'
+import type {Clock} from '../util/clock.js'
+import type {Logger} from '../util/logger.js'
+import {realClock} from '../util/clock.js'
+import {CONTAINER_PORTS_ANNOTATION, PRESTOP_HANDLER_ANNOTATION} from '../kuberuntime/labels.js'
 import {CriError} from '../util/errors.js'
+import {FAILED_PRE_STOP_HOOK, formatPod, runHook, type LifecycleHandler} from './lifecycle.js'
 
 export const DEFAULT_GRACE_PERIOD_SECONDS = 30
 export const MIN_GRACE_PERIOD_SECONDS = 2
 
-export function gracePeriodSeconds(pod: Pod | undefined, container: RuntimeContainer | undefined, override?: number): number {
-  const fromSpec = pod?.spec?.terminationGracePeriodSeconds
-  const g = override ?? fromSpec ?? container?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS
-  return Math.max(MIN_GRACE_PERIOD_SECONDS, g)
+export interface KillDeps {
+  runtime: RuntimeService
+  logger: Logger
+  /** Measures the preStop hook; the real clock when not given. */
+  clock?: Clock
+}
+
+export interface KillOptions {
+  /** A caller's grace period (`down --grace-period`): replaces every other rule. */
+  gracePeriodOverride?: number
+  /** Why the container is killed (the plan's KillContainer reason); probe kills may use the probe's grace period. */
+  reason?: string
+}
+
+/** Which probe's failure a kill reason names ("… failed its liveness probe"), if any. */
+function probeKill(reason: string | undefined): 'livenessProbe' | 'startupProbe' | undefined {
+  const m = /failed its (liveness|startup) probe/.exec(reason ?? '')
+  if (!m) return undefined
+  return m[1] === 'liveness' ? 'livenessProbe' : 'startupProbe'
+}
+
+/**
+ * The grace period before the preStop hook (the kubelet's setTerminationGracePeriod, then the
+ * override): a liveness or startup kill uses that probe's terminationGracePeriodSeconds when set,
+ * else the pod's terminationGracePeriodSeconds, else what the runtime annotation recorded, else
+ * 30s. Not yet raised to the 2s minimum: a 0 here skips the preStop hook.
+ */
+export function baseGracePeriodSeconds(pod: Pod | undefined, spec: Container | undefined, observed: RuntimeContainer | undefined, opts: KillOptions = {}): number {
+  if (opts.gracePeriodOverride !== undefined) return opts.gracePeriodOverride
+  const probe = probeKill(opts.reason)
+  const fromProbe = probe ? spec?.[probe]?.terminationGracePeriodSeconds : undefined
+  if (fromProbe !== undefined && fromProbe !== null) return fromProbe
+  return pod?.spec?.terminationGracePeriodSeconds ?? observed?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS
 }
 
 async function tolerateNotFound(p: Promise<void>): Promise<void> {
@@ -23,14 +58,83 @@ async function tolerateNotFound(p: Promise<void>): Promise<void> {
   }
 }
 
-export async function stopContainerGracefully(
-  runtime: RuntimeService,
-  containerId: string,
-  pod: Pod | undefined,
-  observed: RuntimeContainer | undefined,
-  override?: number,
-): Promise<void> {
-  await tolerateNotFound(runtime.stopContainer(containerId, gracePeriodSeconds(pod, observed, override)))
+function specContainer(pod: Pod | undefined, name: string): Container | undefined {
+  const spec = pod?.spec
+  return [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])].find((c) => c.name === name)
+}
+
+function parseJson<T>(text: string | undefined): T | undefined {
+  if (!text) return undefined
+  try {
+    return JSON.parse(text) as T
+  } catch {
+    return undefined
+  }
+}
+
+interface PreStop {
+  handler: LifecycleHandler
+  ports: readonly ContainerPort[]
+}
+
+/**
+ * The preStop hook from the desired spec; for a container the spec no longer has (a removed pod),
+ * from the annotations the container was created with, as the kubelet restores them.
+ */
+async function preStopOf(runtime: RuntimeService, spec: Container | undefined, containerId: string): Promise<PreStop | undefined> {
+  if (spec) return spec.lifecycle?.preStop ? {handler: spec.lifecycle.preStop, ports: spec.ports ?? []} : undefined
+  let annotations: Record<string, string>
+  try {
+    annotations = (await runtime.containerStatus(containerId)).annotations
+  } catch {
+    return undefined
+  }
+  const handler = parseJson<LifecycleHandler>(annotations[PRESTOP_HANDLER_ANNOTATION])
+  if (!handler || typeof handler !== 'object') return undefined
+  const ports = parseJson<ContainerPort[]>(annotations[CONTAINER_PORTS_ANNOTATION])
+  return {handler, ports: Array.isArray(ports) ? ports : []}
+}
+
+export interface KillTarget {
+  containerId: string
+  name: string
+  /** The runtime's view of the container, for its state and recorded grace period. */
+  observed?: RuntimeContainer
+  /** The pod's IP, for httpGet hooks; empty on the host network. */
+  podIP: string
+}
+
+/** killContainer: preStop within the grace period, then StopContainer with what is left. NotFound is success. */
+export async function killContainer(deps: KillDeps, target: KillTarget, pod: Pod | undefined, opts: KillOptions = {}): Promise<void> {
+  const clock = deps.clock ?? realClock
+  const spec = specContainer(pod, target.name)
+  let grace = baseGracePeriodSeconds(pod, spec, target.observed, opts)
+  // A hook can only run in a running container (created ones never started).
+  const running = target.observed === undefined || target.observed.state === 'running'
+  const preStop = grace > 0 && running ? await preStopOf(deps.runtime, spec, target.containerId) : undefined
+  if (preStop) {
+    const started = clock.now()
+    const meta = pod?.metadata
+    const result = await runHook(
+      {runtime: deps.runtime, clock},
+      preStop.handler,
+      {
+        containerId: target.containerId,
+        containerName: target.name,
+        pod: formatPod(meta?.name ?? '', meta?.namespace ?? '', meta?.uid ?? ''),
+        podIP: target.podIP,
+        ports: preStop.ports,
+      },
+      grace * 1000,
+    )
+    if (!result.ok) {
+      deps.logger.warn(FAILED_PRE_STOP_HOOK, {pod: meta?.name, container: target.name, err: result.message})
+    }
+    // Whole seconds, as the kubelet counts them.
+    grace -= Math.floor((clock.now() - started) / 1000)
+  }
+  grace = Math.max(MIN_GRACE_PERIOD_SECONDS, grace)
+  await tolerateNotFound(deps.runtime.stopContainer(target.containerId, grace))
 }
 
 export interface StopPodOptions {
@@ -39,19 +143,18 @@ export interface StopPodOptions {
   gracePeriodOverride?: number
 }
 
-/** Stops every running container of the pod in parallel, then stops (and removes) its sandboxes. */
-export async function stopPodSandboxes(
-  runtime: RuntimeService,
-  pod: Pod | undefined,
-  observed: RuntimePod | undefined,
-  opts: StopPodOptions,
-): Promise<void> {
+/** Stops every running container of the pod in parallel (preStop hooks included), then stops (and removes) its sandboxes. */
+export async function stopPodSandboxes(deps: KillDeps, pod: Pod | undefined, observed: RuntimePod | undefined, opts: StopPodOptions): Promise<void> {
   if (!observed) return
   const running = observed.containers.filter((c) => c.state === 'running' || c.state === 'created' || c.state === 'unknown')
-  await Promise.all(running.map((c) => stopContainerGracefully(runtime, c.id, pod, c, opts.gracePeriodOverride)))
+  const ipOf = (sandboxId: string): string => observed.sandboxes.find((s) => s.id === sandboxId)?.ip ?? ''
+  const killOpts: KillOptions = opts.gracePeriodOverride !== undefined ? {gracePeriodOverride: opts.gracePeriodOverride} : {}
+  await Promise.all(
+    running.map((c) => killContainer(deps, {containerId: c.id, name: c.name, observed: c, podIP: ipOf(c.sandboxId)}, pod, killOpts)),
+  )
   for (const s of observed.sandboxes) {
-    await tolerateNotFound(runtime.stopPodSandbox(s.id))
-    if (opts.remove) await tolerateNotFound(runtime.removePodSandbox(s.id))
+    await tolerateNotFound(deps.runtime.stopPodSandbox(s.id))
+    if (opts.remove) await tolerateNotFound(deps.runtime.removePodSandbox(s.id))
   }
 }
 

@@ -287,7 +287,7 @@ export class SyncLoop {
       if (!observed) return
       logger.info('Stopping pod', {pod: observed.name, reason: work.reason})
       await terminatePod(
-        {runtime: sync.deps.runtime.runtime, fs: sync.deps.fs, logger, rootDir: sync.deps.rootDir, podLogsDir: sync.deps.podLogsDir},
+        {runtime: sync.deps.runtime.runtime, fs: sync.deps.fs, logger, clock, rootDir: sync.deps.rootDir, podLogsDir: sync.deps.podLogsDir},
         observed,
         work.sp?.pod,
       )

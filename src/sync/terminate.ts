@@ -1,10 +1,12 @@
 // The terminating path (`down`, `delete pod`, a removed manifest): stop the pod gracefully,
-// remove its sandboxes, then its data and log directories, so nothing is left behind.
+// remove its sandboxes, then its data and log directories, so nothing is left behind. Each
+// running container gets its preStop hook and grace period first (kill.ts).
 import type {Pod} from '../api/types.js'
 import type {RuntimeService} from '../cri/port.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {HostFs} from './host-fs.js'
 import type {Logger} from '../util/logger.js'
+import type {Clock} from '../util/clock.js'
 import {podDataDir, podLogDirectory} from '../kuberuntime/naming.js'
 import {stopPodSandboxes} from './kill.js'
 
@@ -14,6 +16,8 @@ export interface TerminateDeps {
   logger: Logger
   rootDir: string
   podLogsDir: string
+  /** Times preStop hooks; the real clock when not given. */
+  clock?: Clock
 }
 
 export async function terminatePod(
@@ -23,7 +27,8 @@ export async function terminatePod(
   opts: {gracePeriodOverride?: number; keepLogs?: boolean} = {},
 ): Promise<void> {
   deps.logger.debug(2, 'Killing pod', {pod: observed.name, uid: observed.uid, reason: 'pod is being removed'})
-  await stopPodSandboxes(deps.runtime, desired, observed, {remove: true, ...(opts.gracePeriodOverride !== undefined ? {gracePeriodOverride: opts.gracePeriodOverride} : {})})
+  const kill = {runtime: deps.runtime, logger: deps.logger, ...(deps.clock ? {clock: deps.clock} : {})}
+  await stopPodSandboxes(kill, desired, observed, {remove: true, ...(opts.gracePeriodOverride !== undefined ? {gracePeriodOverride: opts.gracePeriodOverride} : {})})
   await deps.fs.removeAll(podDataDir(deps.rootDir, observed.uid))
   if (!opts.keepLogs) await deps.fs.removeAll(podLogDirectory(deps.podLogsDir, observed.namespace, observed.name, observed.uid))
 }

@@ -154,4 +154,43 @@ describe('run over the fake CRI', () => {
     expect(fake.sandboxes.size).toBe(1)
     expect((await getPods(node)).items).toEqual([])
   })
+
+  it('a failing postStart hook kills the container and shows PostStartHookError', async () => {
+    Object.assign(fake, {
+      execSync: async (id: string, cmd: string[], timeoutSeconds: number) => {
+        fake.calls.push({call: 'ExecSync', args: [id, cmd, timeoutSeconds]})
+        return {stdout: Buffer.from('hook broke'), stderr: Buffer.alloc(0), exitCode: 1}
+      },
+    })
+    const hook = '    lifecycle:\n      postStart:\n        exec:\n          command: ["sh", "-c", "exit 1"]\n'
+    const r = await runPods(node, [write('hook.yaml', pod('hook', '  restartPolicy: Never\n') + hook)], {wait: 'running', timeoutMs: 60_000})
+    expect(r[0]!.outcome).toBe('failed')
+    expect(fake.mutatingCalls()).toEqual(['PullImage', 'RunPodSandbox', 'CreateContainer', 'StartContainer', 'ExecSync', 'StopContainer'])
+    // Killed with the pod's grace period (5s in these manifests).
+    expect(fake.callsOf('StopContainer')[0]!.args[1]).toBe(5)
+    const state = r[0]!.status.containerStatuses?.[0]?.state
+    expect(state?.waiting?.reason).toBe('PostStartHookError')
+    expect(state?.waiting?.message).toContain('hook broke')
+  })
+
+  it('mounts a termination-message file whose text becomes the terminated message', async () => {
+    const {readFileSync, writeFileSync: write2} = await import('node:fs')
+    const {readRuntimePod} = await import('../../src/kuberuntime/runtime-reader.js')
+    const promise = runPods(node, [write('job.yaml', pod('job', '  restartPolicy: Never\n'))], {wait: 'running', timeoutMs: 60_000})
+    await clock.waitForSleep()
+    const [id, c] = [...fake.containers.entries()][0]!
+    const mount = c.status.mounts.find((m) => m.containerPath === '/dev/termination-log')
+    expect(mount?.readonly).toBe(false)
+    expect(mount?.hostPath.startsWith(join(work, 'root', 'pods'))).toBe(true)
+    expect(readFileSync(mount!.hostPath, 'utf8')).toBe('')
+    // The container writes its last words and fails.
+    write2(mount!.hostPath, 'config file missing')
+    fake.exitContainer(id, 1)
+    const r = await promise
+    expect(r[0]!.status.phase).toBe('Failed')
+    // The runtime reader attaches the message, so status and `get` show it.
+    const observed = await readRuntimePod(fake, r[0]!.sp.pod.metadata.uid)
+    expect(observed!.containers[0]!.message).toBe('config file missing')
+    expect(r[0]!.status.containerStatuses?.[0]?.state?.terminated?.message).toBe('config file missing')
+  })
 })

@@ -2,7 +2,7 @@
 // (kuberuntime_container.go generateContainerConfig, kuberuntime_container_linux.go,
 // security_context.go, labels.go). Pure.
 import {posix} from 'node:path'
-import type {Container, Pod, StaticPod} from '../api/types.js'
+import type {Container, ObjectStore, Pod, StaticPod} from '../api/types.js'
 import type {
   ContainerConfig,
   LinuxContainerResources,
@@ -14,7 +14,7 @@ import type {
 } from '../cri/api.js'
 import {InvalidInputError} from '../util/errors.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
-import {buildEnv, expandAll} from './env.js'
+import {buildEnv, expandAll, type NodeCapacity} from './env.js'
 import {HASH_VERSION, containerHash} from './hash.js'
 import {
   CONTAINER_HASH_ANNOTATION,
@@ -34,8 +34,9 @@ import {
   TERMINATION_MESSAGE_POLICY_ANNOTATION,
 } from './labels.js'
 import type {ContainerType} from './model.js'
-import {containerLogPath, emptyDirPath} from './naming.js'
+import {containerLogPath} from './naming.js'
 import {namespaceOptions, supplementalGroups} from './sandbox-config.js'
+import {isProjectedVolume, volumeHostPath} from './volumes.js'
 
 export interface ContainerContext {
   /** The restart count the new container gets (CRI metadata.attempt). */
@@ -45,6 +46,12 @@ export interface ContainerContext {
   podIP: string
   containerType: ContainerType
   sandboxConfig: PodSandboxConfig
+  /** The node's IP, for fieldRef status.hostIP; default ''. */
+  hostIP?: string
+  /** ConfigMaps and Secrets for envFrom and valueFrom references; default none. */
+  objects?: ObjectStore
+  /** The node's allocatable CPU and memory, for resourceFieldRef limits the container does not set. */
+  nodeCapacity?: NodeCapacity
 }
 
 // The kubelet's defaults for a container with the Default procMount
@@ -147,8 +154,9 @@ function withSubPath(base: string, subPath: string | undefined, field: string): 
 
 /**
  * Mounts for the container's volumeMounts: hostPath volumes mount their path, emptyDir volumes
- * their directory under the pod's data dir. Other volume kinds are not supported yet and are
- * left out.
+ * (on disk or tmpfs) their directory under the pod's data dir, configMap, secret, downwardAPI and
+ * projected volumes the directory their files are written to, always read-only as in the
+ * kubelet. Volume kinds kube-node cannot provide are left out.
  */
 export function buildMounts(pod: Pod, container: Container, rootDir: string): Mount[] {
   const uid = pod.metadata?.uid ?? ''
@@ -156,14 +164,12 @@ export function buildMounts(pod: Pod, container: Container, rootDir: string): Mo
   const mounts: Mount[] = []
   for (const vm of container.volumeMounts ?? []) {
     const volume = volumes.find((v) => v.name === vm.name)
-    let hostPath: string
-    if (volume?.hostPath) hostPath = volume.hostPath.path
-    else if (volume?.emptyDir) hostPath = emptyDirPath(rootDir, uid, volume.name)
-    else continue
+    const hostPath = volume ? volumeHostPath(rootDir, uid, volume) : undefined
+    if (!volume || hostPath === undefined) continue
     mounts.push({
       containerPath: vm.mountPath,
       hostPath: withSubPath(hostPath, vm.subPath, `container ${container.name}, volumeMount ${vm.name}`),
-      readonly: vm.readOnly === true,
+      readonly: vm.readOnly === true || isProjectedVolume(volume),
       selinuxRelabel: false,
       propagation: propagation(vm.mountPropagation),
     })
@@ -190,7 +196,12 @@ function containerAnnotations(pod: StaticPod['pod'], container: Container, resta
 export function buildContainerConfig(sp: StaticPod, container: Container, ctx: ContainerContext): ContainerConfig {
   const pod = sp.pod
   const {name, namespace, uid} = pod.metadata
-  const envs = buildEnv(pod, container, {podIP: ctx.podIP})
+  const envs = buildEnv(pod, container, {
+    podIP: ctx.podIP,
+    hostIP: ctx.hostIP ?? '',
+    objects: ctx.objects,
+    nodeCapacity: ctx.nodeCapacity,
+  })
   const vars = new Map(envs.map((e) => [e.key, e.value]))
   return {
     metadata: {name: container.name, attempt: ctx.restartCount},

@@ -22,3 +22,28 @@ export function podDataDir(rootDir: string, uid: string): string {
 export function emptyDirPath(rootDir: string, uid: string, volumeName: string): string {
   return posix.join(podDataDir(rootDir, uid), 'volumes', 'kubernetes.io~empty-dir', volumeName)
 }
+
+/** `<rootDir>/pods/<uid>/volumes`: where every volume the kubelet manages for the pod lives. */
+export function podVolumesDir(rootDir: string, uid: string): string {
+  return posix.join(podDataDir(rootDir, uid), 'volumes')
+}
+
+/** `<rootDir>/pods/<uid>/volumes/kubernetes.io~configmap/<volumeName>`. */
+export function configMapVolumePath(rootDir: string, uid: string, volumeName: string): string {
+  return posix.join(podVolumesDir(rootDir, uid), 'kubernetes.io~configmap', volumeName)
+}
+
+/** `<rootDir>/pods/<uid>/volumes/kubernetes.io~secret/<volumeName>`. */
+export function secretVolumePath(rootDir: string, uid: string, volumeName: string): string {
+  return posix.join(podVolumesDir(rootDir, uid), 'kubernetes.io~secret', volumeName)
+}
+
+/** `<rootDir>/pods/<uid>/volumes/kubernetes.io~downward-api/<volumeName>`. */
+export function downwardAPIVolumePath(rootDir: string, uid: string, volumeName: string): string {
+  return posix.join(podVolumesDir(rootDir, uid), 'kubernetes.io~downward-api', volumeName)
+}
+
+/** `<rootDir>/pods/<uid>/volumes/kubernetes.io~projected/<volumeName>`. */
+export function projectedVolumePath(rootDir: string, uid: string, volumeName: string): string {
+  return posix.join(podVolumesDir(rootDir, uid), 'kubernetes.io~projected', volumeName)
+}

@@ -14,6 +14,8 @@ import {nodeHostFs, type HostFs} from '../sync/host-fs.js'
 import type {SyncContext} from '../sync/sync-pod.js'
 import {ProbeManager} from '../prober/manager.js'
 import {EMPTY_OBJECT_STORE} from '../manifest/object-store.js'
+import {primaryHostIP} from '../util/node-info.js'
+import os from 'node:os'
 
 export interface KubeNode {
   config: NodeConfig
@@ -75,6 +77,8 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       clusterDomain: config.clusterDomain,
       objects: EMPTY_OBJECT_STORE,
       clock,
+      hostIP: primaryHostIP(),
+      nodeCapacity: {cpuMilli: os.availableParallelism() * 1000, memoryBytes: os.totalmem()},
     },
   }
   return {

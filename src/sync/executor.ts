@@ -14,6 +14,7 @@ import type {HostFs} from './host-fs.js'
 import type {PodActions, StartContainerAction} from './actions.js'
 import {buildSandboxConfig} from '../kuberuntime/sandbox-config.js'
 import {buildContainerConfig} from '../kuberuntime/container-config.js'
+import type {NodeCapacity} from '../kuberuntime/env.js'
 import {podLogDirectory} from '../kuberuntime/naming.js'
 import {prepareVolumes} from './volumes.js'
 import {CriError, errorMessage} from '../util/errors.js'
@@ -33,6 +34,9 @@ export interface ExecutorDeps {
   clusterDomain: string
   /** ConfigMaps and Secrets for volumes and env references; replaced by run/watch as manifests load. */
   objects: ObjectStore
+  /** The node's IP (status.hostIP for the downward API) and capacity (resourceFieldRef). */
+  hostIP?: string
+  nodeCapacity?: NodeCapacity
   /** Times preStop hooks and runs sleep hooks; the real clock when not given. */
   clock?: Clock
 }
@@ -196,6 +200,9 @@ async function startContainer(
       podIP,
       containerType: a.containerType,
       sandboxConfig,
+      objects: deps.objects,
+      ...(deps.hostIP ? {hostIP: deps.hostIP} : {}),
+      ...(deps.nodeCapacity ? {nodeCapacity: deps.nodeCapacity} : {}),
     })
     await prepareVolumes(deps, sp, container)
     await deps.fs.mkdirp(`${podLogDirectory(deps.podLogsDir, sp.pod.metadata.namespace, sp.pod.metadata.name, uid)}/${a.name}`)

@@ -13,6 +13,7 @@ import {readRuntimePod} from '../kuberuntime/runtime-reader.js'
 import {generatePodStatus} from '../status/generate.js'
 import {normalizeImageRef} from '../images/reference.js'
 import {containerHash} from '../kuberuntime/hash.js'
+import {refreshProjectedVolumes} from './volumes.js'
 
 /** What the sync needs of the prober (src/prober/manager.ts implements it). */
 export interface ProbeSource {
@@ -109,8 +110,10 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
     observed = await readRuntimePod(ctx.deps.runtime.runtime, uid)
   }
   for (const b of plan.blocked) waiting.set(b.name, {reason: b.reason, message: b.message})
+  // ConfigMap and Secret edits reach containers that already run (only changed files are written).
+  if (observed?.sandboxes[0]?.state === 'ready') await refreshProjectedVolumes(ctx.deps, sp)
   // Probe workers follow the containers that now run; status reads their current results.
   ctx.prober?.syncPod(sp, observed)
-  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting})
+  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting, ...(ctx.deps.hostIP ? {hostIP: ctx.deps.hostIP} : {})})
   return {plan, failures, observed, status}
 }

@@ -8,6 +8,7 @@ import type {HostFs} from './host-fs.js'
 import type {Logger} from '../util/logger.js'
 import type {Clock} from '../util/clock.js'
 import {podDataDir, podLogDirectory} from '../kuberuntime/naming.js'
+import {cleanupVolumes} from './volumes.js'
 import {stopPodSandboxes} from './kill.js'
 
 export interface TerminateDeps {
@@ -29,6 +30,8 @@ export async function terminatePod(
   deps.logger.debug(2, 'Killing pod', {pod: observed.name, uid: observed.uid, reason: 'pod is being removed'})
   const kill = {runtime: deps.runtime, logger: deps.logger, ...(deps.clock ? {clock: deps.clock} : {})}
   await stopPodSandboxes(kill, desired, observed, {remove: true, ...(opts.gracePeriodOverride !== undefined ? {gracePeriodOverride: opts.gracePeriodOverride} : {})})
+  // tmpfs volumes (memory emptyDirs, secrets) must be unmounted before the directory goes.
+  await cleanupVolumes(deps, observed.uid)
   await deps.fs.removeAll(podDataDir(deps.rootDir, observed.uid))
   if (!opts.keepLogs) await deps.fs.removeAll(podLogDirectory(deps.podLogsDir, observed.namespace, observed.name, observed.uid))
 }

@@ -44,6 +44,14 @@ export function goArch(nodeArch: string, endianness: 'BE' | 'LE' = 'LE'): string
  * The node as the kubelet would register it: the hostname, os and arch labels (plus `extraLabels`,
  * like `--node-labels`), all CPUs and all memory as capacity, and `maxPods` pods.
  */
+/** The node's primary IPv4 address (first non-internal interface), or '' when there is none. */
+export function primaryHostIP(): string {
+  for (const addrs of Object.values(os.networkInterfaces())) {
+    for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address
+  }
+  return ''
+}
+
 export function readNodeInfo(nodeName: string, maxPods: number = DEFAULT_MAX_PODS, extraLabels: Record<string, string> = {}): NodeInfo {
   const arch = goArch(os.arch(), os.endianness())
   // The kubelet counts every CPU of the machine (cAdvisor), not just those this process may use;

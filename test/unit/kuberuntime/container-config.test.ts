@@ -5,6 +5,8 @@ import {DEFAULT_MASKED_PATHS, DEFAULT_READONLY_PATHS, buildContainerConfig, type
 import {HASH_VERSION, containerHash} from '../../../src/kuberuntime/hash.js'
 import {buildSandboxConfig} from '../../../src/kuberuntime/sandbox-config.js'
 import {InvalidInputError} from '../../../src/util/errors.js'
+import {ConfigError} from '../../../src/kuberuntime/errors.js'
+import {createObjectStore} from '../../../src/manifest/object-store.js'
 import {HOST_DNS, UID, makeContainer, makeStaticPod} from './pod-builder.js'
 
 const ROOT = '/var/lib/kube-node'
@@ -16,6 +18,9 @@ function setup(container: Container, mutate: (p: StaticPod['pod']) => void = () 
       {name: 'data', hostPath: {path: '/srv/data'}},
       {name: 'cache', emptyDir: {}},
       {name: 'conf', configMap: {name: 'c'}},
+      {name: 'sec', secret: {secretName: 's'}},
+      {name: 'mem', emptyDir: {medium: 'Memory'}},
+      {name: 'pvc', persistentVolumeClaim: {claimName: 'x'}},
     ]
     mutate(p)
   })
@@ -129,7 +134,10 @@ describe('buildContainerConfig', () => {
           mount('/c', '/srv/data', {propagation: 'PROPAGATION_BIDIRECTIONAL'}),
         ],
       ],
-      ['unsupported volume kinds and unknown volumes are left out', [{name: 'conf', mountPath: '/etc/c'}, {name: 'nope', mountPath: '/x'}], []],
+      ['configMap volumes are always read-only', [{name: 'conf', mountPath: '/etc/c'}], [mount('/etc/c', `${ROOT}/pods/${UID}/volumes/kubernetes.io~configmap/conf`, {readonly: true})]],
+      ['secret volumes are always read-only', [{name: 'sec', mountPath: '/s', readOnly: false}], [mount('/s', `${ROOT}/pods/${UID}/volumes/kubernetes.io~secret/sec`, {readonly: true})]],
+      ['emptyDir in memory', [{name: 'mem', mountPath: '/m'}], [mount('/m', `${ROOT}/pods/${UID}/volumes/kubernetes.io~empty-dir/mem`)]],
+      ['unsupported volume kinds and unknown volumes are left out', [{name: 'pvc', mountPath: '/p'}, {name: 'nope', mountPath: '/x'}], []],
     ])('%s', (_name, volumeMounts, expected) => {
       expect(build({volumeMounts}).mounts).toEqual(expected)
     })
@@ -218,5 +226,40 @@ describe('buildContainerConfig', () => {
     const c = makeContainer({name: 'init'})
     const {sp, ctx} = setup(c)
     expect(buildContainerConfig(sp, c, {...ctx, containerType: 'sidecar'}).labels['kube-node.io/container-type']).toBe('sidecar')
+  })
+
+  describe('environment from the node and the manifests', () => {
+    const objects = createObjectStore([{metadata: {name: 'app', namespace: 'default'}, data: {MODE: 'prod'}}], [])
+
+    it('resolves envFrom, hostIP and resources from the context and expands them in args', () => {
+      const c = makeContainer({
+        envFrom: [{configMapRef: {name: 'app'}, prefix: 'APP_'}],
+        env: [
+          {name: 'NODE', valueFrom: {fieldRef: {fieldPath: 'status.hostIP'}}},
+          {name: 'MEM', valueFrom: {resourceFieldRef: {resource: 'limits.memory', divisor: '1Mi'}}},
+        ],
+        args: ['--mode=$(APP_MODE)', '--node=$(NODE)', '--mem=$(MEM)'],
+      })
+      const {ctx, sp} = setup(makeContainer(), (p) => (p.spec.containers = [c]))
+      const config = buildContainerConfig(sp, c, {...ctx, objects, hostIP: '192.168.1.5', nodeCapacity: {cpuMilli: 2000, memoryBytes: 512 * 1024 * 1024}})
+      expect(config.envs).toEqual([
+        {key: 'APP_MODE', value: 'prod'},
+        {key: 'NODE', value: '192.168.1.5'},
+        {key: 'MEM', value: '512'},
+      ])
+      expect(config.args).toEqual(['--mode=prod', '--node=192.168.1.5', '--mem=512'])
+    })
+
+    it('throws a ConfigError for a required reference that is missing', () => {
+      const c = makeContainer({env: [{name: 'X', valueFrom: {configMapKeyRef: {name: 'app-config', key: 'x'}}}]})
+      const {ctx, sp} = setup(makeContainer())
+      expect(() => buildContainerConfig(sp, c, {...ctx, objects})).toThrow(ConfigError)
+      expect(() => buildContainerConfig(sp, c, {...ctx, objects})).toThrow('configmap "app-config" not found')
+    })
+
+    it('defaults hostIP to empty', () => {
+      const c = makeContainer({env: [{name: 'NODE', valueFrom: {fieldRef: {fieldPath: 'status.hostIP'}}}]})
+      expect(setup(c).config.envs).toEqual([{key: 'NODE', value: ''}])
+    })
   })
 })

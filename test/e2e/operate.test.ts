@@ -7,7 +7,7 @@ const dirs = makeDirs()
 describe('operator commands (real containerd)', () => {
   let manifest: string
   beforeAll(async () => {
-    manifest = writeManifest(dirs.work, 'talk.yaml', podYaml('talk', {command: 'echo line-one; echo line-two >&2; trap "exit 0" TERM; while true; do sleep 1 & wait $!; done'}))
+    manifest = writeManifest(dirs.work, 'talk.yaml', podYaml('talk', {command: 'echo line-one; sleep 1; echo line-two >&2; trap "exit 0" TERM; while true; do sleep 1 & wait $!; done'}))
     const r = await kn(dirs, ['run', '-f', manifest])
     expect(r.code, r.stderr).toBe(0)
   })

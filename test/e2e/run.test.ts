@@ -22,7 +22,8 @@ async function podsJson(): Promise<PodJson[]> {
   expect(r.code, r.stderr).toBe(0)
   const list = JSON.parse(r.stdout) as {kind: string; items: PodJson[]}
   expect(list.kind).toBe('PodList')
-  return list.items
+  // Only this node's pods: the runtime may hold other kube-node pods (another node name).
+  return list.items.filter((p) => p.metadata.name.endsWith(`-${NODE}`))
 }
 
 describe('kube-node run (real containerd)', () => {

@@ -127,5 +127,5 @@ export interface PodView {
 export async function getPods(dirs: {rootDir: string; logsDir: string}): Promise<PodView[]> {
   const r = await kn(dirs, ['get', 'pods', '-o', 'json'])
   if (r.code !== 0) throw new Error(r.stderr)
-  return (JSON.parse(r.stdout) as {items: PodView[]}).items
+  return (JSON.parse(r.stdout) as {items: PodView[]}).items.filter((p) => p.metadata.name.endsWith(`-${NODE}`))
 }

@@ -18,6 +18,17 @@ export const CONTAINER_PORTS_ANNOTATION = 'io.kubernetes.container.ports'
 /** Marks a sandbox (and its containers) as created by kube-node: the only ones it touches. */
 export const MANAGED_BY_LABEL = 'kube-node.io/managed'
 export const MANAGED_BY_VALUE = 'true'
+/**
+ * The node name the pod belongs to: a kube-node instance touches only its own node's pods, so
+ * two instances with different --node-name can share one runtime (as tests and CI do).
+ */
+export const NODE_LABEL = 'kube-node.io/node'
+
+/** CRI label selector for the sandboxes and containers of kube-node (of one node, if given). */
+export function managedSelector(nodeName?: string): Record<string, string> {
+  return nodeName ? {[MANAGED_BY_LABEL]: MANAGED_BY_VALUE, [NODE_LABEL]: nodeName} : {[MANAGED_BY_LABEL]: MANAGED_BY_VALUE}
+}
+
 /** The static pod's name as written in its manifest, without the node suffix. */
 export const MANIFEST_NAME_LABEL = 'kube-node.io/manifest-name'
 /** Which kind of container: `init`, `sidecar` (restartable init) or `regular`. */

@@ -4,7 +4,7 @@
 import type {ContainerStatus} from '../cri/api.js'
 import type {RuntimeService} from '../cri/port.js'
 import type {RuntimePod} from './model.js'
-import {MANAGED_BY_LABEL, MANAGED_BY_VALUE, POD_UID_LABEL} from './labels.js'
+import {managedSelector, POD_UID_LABEL} from './labels.js'
 import {buildRuntimePods} from './runtime-status.js'
 import {withTerminationMessages} from './termination-message.js'
 import {CriError} from '../util/errors.js'
@@ -12,10 +12,12 @@ import {CriError} from '../util/errors.js'
 export interface ReadOptions {
   /** Only this pod. */
   uid?: string
+  /** Only this node's pods. */
+  nodeName?: string
 }
 
 export async function readRuntimePods(runtime: RuntimeService, opts: ReadOptions = {}): Promise<RuntimePod[]> {
-  const labelSelector: Record<string, string> = {[MANAGED_BY_LABEL]: MANAGED_BY_VALUE}
+  const labelSelector: Record<string, string> = managedSelector(opts.nodeName)
   if (opts.uid) labelSelector[POD_UID_LABEL] = opts.uid
   const [sandboxes, containers] = await Promise.all([
     runtime.listPodSandbox({labelSelector}),

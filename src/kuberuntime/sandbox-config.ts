@@ -16,6 +16,7 @@ import {HASH_VERSION, anyPrivileged, hostPortsOf, sandboxHash} from './hash.js'
 import {
   HASH_VERSION_ANNOTATION,
   MANAGED_BY_LABEL,
+  NODE_LABEL,
   MANAGED_BY_VALUE,
   MANIFEST_NAME_LABEL,
   POD_NAME_LABEL,
@@ -155,6 +156,7 @@ export function buildSandboxConfig(sp: StaticPod, ctx: SandboxContext): PodSandb
       [POD_NAMESPACE_LABEL]: namespace,
       [POD_UID_LABEL]: uid,
       [MANAGED_BY_LABEL]: MANAGED_BY_VALUE,
+      [NODE_LABEL]: sp.pod.spec.nodeName ?? '',
       [MANIFEST_NAME_LABEL]: sp.manifestName,
     },
     annotations: {

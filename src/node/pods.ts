@@ -33,7 +33,7 @@ export function podFromRuntime(rp: RuntimePod): StaticPod {
 }
 
 export async function listManagedPods(node: KubeNode): Promise<ManagedPod[]> {
-  const observed = await readRuntimePods(node.runtime.runtime)
+  const observed = await readRuntimePods(node.runtime.runtime, {nodeName: node.config.nodeName})
   return Promise.all(
     observed.map(async (rp) => ({observed: rp, sp: (await loadPod(node.config.rootDir, rp.uid)) ?? podFromRuntime(rp)})),
   )

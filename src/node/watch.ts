@@ -51,9 +51,9 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
       sources.push(createHttpSource({url, headers: opts.manifestUrlHeaders, nodeName: node.config.nodeName, checkFrequencyMs: opts.httpCheckFrequencyMs, logger}))
     }
     const podConfig = new PodConfig(sources.map((s) => s.name))
-    const pleg = new Pleg(node.runtime.runtime, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}, opts.metrics.pleg)
+    const pleg = new Pleg(node.runtime.runtime, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000, nodeName: node.config.nodeName}, opts.metrics.pleg)
     const loop = new SyncLoop(
-      {sync: node.sync, logger, clock, sourcesReady: () => podConfig.allSourcesReady(), observedPods: () => pleg.all(), node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), metrics: opts.metrics},
+      {sync: node.sync, logger, clock, sourcesReady: () => podConfig.allSourcesReady(), nodeName: node.config.nodeName, observedPods: () => pleg.all(), node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), metrics: opts.metrics},
       {resyncIntervalMs: opts.resyncIntervalMs, ...(opts.logRotation ? {logRotation: opts.logRotation} : {})},
     )
 

@@ -4,25 +4,32 @@
 // learn is kept, since an exited container's status and a sandbox's IP never change.
 import type {Container, ContainerStatus, PodSandbox} from '../cri/api.js'
 import type {RuntimeService} from '../cri/port.js'
-import {MANAGED_BY_LABEL, MANAGED_BY_VALUE} from '../kuberuntime/labels.js'
+import {managedSelector} from '../kuberuntime/labels.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import {buildRuntimePods} from '../kuberuntime/runtime-status.js'
 import {CriError} from '../util/errors.js'
 
-const SELECTOR = {[MANAGED_BY_LABEL]: MANAGED_BY_VALUE}
+
 
 export class RuntimeInspector {
   private readonly statuses = new Map<string, ContainerStatus>()
   /** Sandboxes already asked while ready → their IP ('' when the runtime reported none). */
   private readonly sandboxIps = new Map<string, string>()
 
-  constructor(private readonly runtime: RuntimeService) {}
+  private readonly selector: Record<string, string>
+
+  constructor(
+    private readonly runtime: RuntimeService,
+    nodeName?: string,
+  ) {
+    this.selector = managedSelector(nodeName)
+  }
 
   /** Rejects when the runtime cannot be listed; the caches then keep what they knew. */
   async read(): Promise<RuntimePod[]> {
     const [sandboxes, containers] = await Promise.all([
-      this.runtime.listPodSandbox({labelSelector: SELECTOR}),
-      this.runtime.listContainers({labelSelector: SELECTOR}),
+      this.runtime.listPodSandbox({labelSelector: this.selector}),
+      this.runtime.listContainers({labelSelector: this.selector}),
     ])
     await Promise.all([
       ...containers.filter((c) => this.needsStatus(c)).map((c) => this.fetchStatus(c.id)),

@@ -14,6 +14,8 @@ export interface PlegOptions {
   periodMs: number
   /** Unhealthy when no relist succeeded for this long: the kubelet's 3 minutes. */
   unhealthyThresholdMs: number
+  /** Only this node's pods (see NODE_LABEL). */
+  nodeName?: string
 }
 
 export const DEFAULT_PLEG_OPTIONS: PlegOptions = {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}
@@ -50,7 +52,7 @@ export class Pleg {
     private readonly opts: PlegOptions = DEFAULT_PLEG_OPTIONS,
     private readonly metrics?: PlegMetrics,
   ) {
-    this.inspector = new RuntimeInspector(runtime)
+    this.inspector = new RuntimeInspector(runtime, opts.nodeName)
   }
 
   /** Relists forever every periodMs until stop(); calls onEvents with the events of each relist (only when non-empty). */

@@ -69,6 +69,8 @@ export interface SyncLoopDeps {
   clock: Clock
   /** True once every source has delivered a snapshot: before that nothing is deleted. */
   sourcesReady: () => boolean
+  /** Only this node's pods are housekept (see NODE_LABEL). */
+  nodeName?: string
   /** The runtime's pods as last relisted (the PLEG cache); without it housekeeping lists them. */
   observedPods?: () => RuntimePod[]
   /** The node pods are admitted against; without it every pod is admitted. */
@@ -186,7 +188,7 @@ export class SyncLoop {
     if (!this.deps.sourcesReady()) return
     let runtimePods: RuntimePod[]
     try {
-      runtimePods = observed ?? this.deps.observedPods?.() ?? (await readRuntimePods(this.deps.sync.deps.runtime.runtime))
+      runtimePods = observed ?? this.deps.observedPods?.() ?? (await readRuntimePods(this.deps.sync.deps.runtime.runtime, {nodeName: this.deps.nodeName}))
     } catch (err) {
       this.deps.logger.debug(2, 'Housekeeping could not list pods', {err: errorMessage(err)})
       return
@@ -202,7 +204,7 @@ export class SyncLoop {
     const {sync, logger, clock} = this.deps
     const runtime = sync.deps.runtime.runtime
     try {
-      const pods = (observed ?? this.deps.observedPods?.() ?? (await readRuntimePods(runtime))).filter((p) => !this.workers.isBusy(p.uid))
+      const pods = (observed ?? this.deps.observedPods?.() ?? (await readRuntimePods(runtime, {nodeName: this.deps.nodeName}))).filter((p) => !this.workers.isBusy(p.uid))
       const garbage = planGarbage(pods, new Set(this.pods.keys()))
       for (const id of garbage.containers) await runtime.removeContainer(id)
       for (const id of garbage.sandboxes) {

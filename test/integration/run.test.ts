@@ -193,4 +193,12 @@ describe('run over the fake CRI', () => {
     expect(observed!.containers[0]!.message).toBe('config file missing')
     expect(r[0]!.status.containerStatuses?.[0]?.state?.terminated?.message).toBe('config file missing')
   })
+
+  it('leaves the pods of another node name alone', async () => {
+    await runPods(node, [write('web.yaml', pod('web'))], {wait: 'running', timeoutMs: 60_000})
+    const other = await createNode({...node.config, nodeName: 'node2'}, silentLogger, {runtime: fake, clock})
+    expect((await getPods(other)).items).toEqual([])
+    expect((await downPods(other, {all: true})).removed).toEqual([])
+    expect((await getPods(node)).items.map((p) => p.metadata?.name)).toEqual(['web-node1'])
+  })
 })

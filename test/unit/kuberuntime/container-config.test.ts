@@ -49,6 +49,7 @@ describe('buildContainerConfig', () => {
       'io.kubernetes.pod.uid': UID,
       'io.kubernetes.container.name': 'app',
       'kube-node.io/managed': 'true',
+      'kube-node.io/node': 'node1',
       'kube-node.io/container-type': 'regular',
     })
   })

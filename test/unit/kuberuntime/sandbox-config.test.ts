@@ -28,6 +28,7 @@ describe('buildSandboxConfig', () => {
       'io.kubernetes.pod.namespace': 'default',
       'io.kubernetes.pod.uid': UID,
       'kube-node.io/managed': 'true',
+      'kube-node.io/node': 'node1',
       'kube-node.io/manifest-name': 'web',
     })
     expect(config.annotations).toEqual({

@@ -81,7 +81,8 @@ export async function readLocation(loc: ManifestLocation, io: ManifestIO = {}): 
   const source = sourceKind(loc)
   try {
     if (loc.kind === 'stdin') {
-      const bytes = await (io.stdin ?? readProcessStdin)()
+      if (!io.stdin) throw new Error('standard input is not available here')
+      const bytes = await io.stdin()
       return {blobs: [{location: '-', source, text: decodeText(bytes)}], issues: []}
     }
     if (loc.kind === 'url') {
@@ -153,10 +154,11 @@ async function defaultFetch(url: string, init: {signal: AbortSignal; headers: Ar
   return {status: res.status, statusText: res.statusText, body: res.body}
 }
 
-async function readProcessStdin(): Promise<Uint8Array> {
+/** Reads a whole stream (standard input, for `-f -`) within the manifest size limit. */
+export async function readStream(stream: AsyncIterable<Buffer | string>): Promise<Uint8Array> {
   const chunks: Buffer[] = []
   let total = 0
-  for await (const chunk of process.stdin) {
+  for await (const chunk of stream) {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk))
     total += buf.byteLength
     checkSize(total)

@@ -3,6 +3,7 @@
 // sandboxes with kube-node's label).
 import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
+import {processManifestIO} from './manifest-io.js'
 import {listManagedPods, matchesName, type ManagedPod} from './pods.js'
 import {terminatePod} from '../sync/terminate.js'
 import {NotFoundError} from '../util/errors.js'
@@ -24,7 +25,7 @@ async function select(node: KubeNode, sel: DownSelector): Promise<ManagedPod[]> 
       return p
     })
   }
-  const {pods: wanted} = await loadStaticPods(sel.locations, {nodeName: node.config.nodeName})
+  const {pods: wanted} = await loadStaticPods(sel.locations, {nodeName: node.config.nodeName, io: processManifestIO()})
   const uids = new Map(wanted.map((sp) => [sp.pod.metadata.uid, sp]))
   return pods.filter((p) => uids.has(p.observed.uid)).map((p) => ({...p, sp: uids.get(p.observed.uid)!}))
 }

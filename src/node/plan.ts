@@ -4,6 +4,7 @@ import type {StaticPod} from '../api/types.js'
 import type {PodActions} from '../sync/actions.js'
 import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
+import {processManifestIO} from './manifest-io.js'
 import {planPod} from '../sync/sync-pod.js'
 import {createObjectStore} from '../manifest/object-store.js'
 
@@ -13,7 +14,7 @@ export interface PodPlan {
 }
 
 export async function planPods(node: KubeNode, locations: string[]): Promise<PodPlan[]> {
-  const {pods, configMaps, secrets} = await loadStaticPods(locations, {nodeName: node.config.nodeName})
+  const {pods, configMaps, secrets} = await loadStaticPods(locations, {nodeName: node.config.nodeName, io: processManifestIO()})
   node.sync.deps.objects = createObjectStore(configMaps, secrets)
   return Promise.all(pods.map(async (sp) => ({sp, plan: (await planPod(node.sync, sp)).plan})))
 }

@@ -2,6 +2,7 @@
 // remember each pod's manifest, then converge them all once and wait for their goal.
 import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
+import {processManifestIO} from './manifest-io.js'
 import {savePod} from './pod-store.js'
 import {createObjectStore} from '../manifest/object-store.js'
 import {listManagedPods} from './pods.js'
@@ -21,7 +22,7 @@ export async function runPods(
   opts: RunOptions,
   onProgress?: (e: ProgressEvent) => void,
 ): Promise<PodRunResult[]> {
-  const {pods, configMaps, secrets} = await loadStaticPods(locations, {nodeName: node.config.nodeName})
+  const {pods, configMaps, secrets} = await loadStaticPods(locations, {nodeName: node.config.nodeName, io: processManifestIO()})
   node.sync.deps.objects = createObjectStore(configMaps, secrets)
   for (const sp of pods) await savePod(node.config.rootDir, sp)
   // Pods already running on this node that this run does not own count for admission (ports,

@@ -21,7 +21,7 @@ export interface FieldIssue {
 }
 
 export function formatIssue(i: FieldIssue): string {
-  const where = `${i.location}, document ${i.document}`
+  const where = `${i.location === '-' ? '<stdin>' : i.location}, document ${i.document}`
   return i.field ? `${where}, field ${i.field}: ${i.message}` : `${where}: ${i.message}`
 }
 

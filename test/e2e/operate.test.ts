@@ -52,3 +52,17 @@ describe('operator commands (real containerd)', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({runtime: {runtimeName: 'containerd', runtimeApiVersion: 'v1'}})
   })
 })
+
+describe('manifests from standard input', () => {
+  const stdinDirs = makeDirs()
+  afterAll(() => stdinDirs.cleanup())
+
+  it('validate -f - reads the pod from stdin and names <stdin> in errors', async () => {
+    const ok = await kn(stdinDirs, ['validate', '-f', '-'], podYaml('piped'))
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toContain(`pod/piped-${NODE} valid`)
+    const bad = await kn(stdinDirs, ['validate', '-f', '-'], podYaml('piped').replace('name: main', 'name: Main'))
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('<stdin>, document 0, field spec.containers[0].name')
+  })
+})

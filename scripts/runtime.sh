@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A private, real CRI runtime for kube-node's quickstart, e2e tests and CI:
-# containerd (own root, state and socket) + CNI bridge + a loopback OCI registry holding two tiny
-# busybox images built without docker.
+# containerd (own root, state and socket) + CNI bridge + a loopback OCI registry holding tiny
+# images built without docker: pause and busybox (from busybox-static), and etcd (from Debian's
+# etcd-server/etcd-client binaries, for kubeadm-style static pods).
 #
 #   scripts/runtime.sh up       install what is missing, start everything, load the images (idempotent)
 #   scripts/runtime.sh status   exit 0 when containerd and the registry answer, else 1
@@ -35,8 +36,9 @@ REG_PIDFILE=$RUN/registry.pid
 NS=k8s.io
 PAUSE_IMAGE=$REG_HOST/pause:3.9
 BUSYBOX_IMAGE=$REG_HOST/busybox:latest
+ETCD_IMAGE=$REG_HOST/etcd:3.4
 PACKAGES=(containerd runc containernetworking-plugins busybox-static docker-registry
-  iptables iproute2 curl python3 util-linux)
+  etcd-server etcd-client iptables iproute2 curl python3 util-linux)
 OCI_MANIFEST=application/vnd.oci.image.manifest.v1+json
 
 log() { echo "runtime: $*" >&2; }
@@ -114,8 +116,8 @@ ensure_packages() {
   done
   ((${#missing[@]})) || return 0
   log "installing ${missing[*]}"
-  # Keep the packages from starting their own services (containerd, docker-registry on :5000):
-  # we run private instances. policy-rc.d exit 101 = "action forbidden", honoured with or
+  # Keep the packages from starting their own services (containerd, docker-registry on :5000,
+  # etcd on 2379/2380, which the e2e etcd static pod needs): we run private instances. policy-rc.d exit 101 = "action forbidden", honoured with or
   # without systemd.
   if [[ ! -e /usr/sbin/policy-rc.d ]]; then
     printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
@@ -134,9 +136,11 @@ ensure_packages() {
 quiet_system_services() {
   local p svc
   for p in "$@"; do
-    case $p in containerd | docker-registry) svc=$p ;; *) continue ;; esac
+    case $p in containerd | docker-registry) svc=$p ;; etcd-server) svc=etcd ;; *) continue ;; esac
     if pid1_is_systemd; then
       systemctl stop "$svc" >/dev/null 2>&1 || true
+      # disable first: etcd-server also enables an alias (etcd2.service) that mask leaves alone.
+      systemctl disable "$svc" >/dev/null 2>&1 || true
       systemctl mask "$svc" >/dev/null 2>&1 || true
     elif [[ -x /etc/init.d/$svc ]]; then
       "/etc/init.d/$svc" stop >/dev/null 2>&1 || true
@@ -207,13 +211,14 @@ registry_digest() { # REPO TAG -> digest of the manifest in our registry, or fai
     tr -d '\r' | awk 'tolower($1) == "docker-content-digest:" {print $2; found=1} END {exit !found}'
 }
 
-ensure_image() { # REPO TAG ENTRYPOINT_JSON CMD_JSON
-  local repo=$1 tag=$2 digest ref
+ensure_image() { # REPO TAG ENTRYPOINT_JSON CMD_JSON [oci_image.py options, e.g. --add SRC:DEST]
+  local repo=$1 tag=$2 entrypoint=$3 cmd=$4 digest ref
+  shift 4
   if ! digest=$(registry_digest "$repo" "$tag"); then
-    log "building $REG_HOST/$repo:$tag from /bin/busybox and pushing it"
+    log "building $REG_HOST/$repo:$tag and pushing it"
     rm -rf "$ROOT/images/$repo-$tag"
     digest=$(python3 "$HELPERS/oci_image.py" build-push --registry "$REG_ADDR" --repo "$repo" --tag "$tag" \
-      --layout "$ROOT/images/$repo-$tag" --entrypoint "$3" --cmd "$4")
+      --layout "$ROOT/images/$repo-$tag" --entrypoint "$entrypoint" --cmd "$cmd" "$@")
   fi
   ref=$REG_HOST/$repo:$tag
   local have
@@ -228,6 +233,20 @@ ensure_image() { # REPO TAG ENTRYPOINT_JSON CMD_JSON
     out=$(ctr_ -n "$NS" images pull --plain-http --label io.cri-containerd.image=managed "$name" 2>&1) ||
       { echo "$out" >&2; die "pulling $name into containerd failed"; }
   done
+}
+
+# etcd as kubeadm's image has it: /usr/local/bin/etcd and etcdctl, no shell. Debian's binaries are
+# Go linked against glibc only (checked with ldd), so libc and the loader are all they need.
+ensure_etcd_image() {
+  local bin lib
+  for bin in /usr/bin/etcd /usr/bin/etcdctl; do
+    lib=$(ldd "$bin" 2>/dev/null | awk '$3 ~ /^\// && $1 != "libc.so.6" {print $1}')
+    [[ -z $lib ]] || die "$bin needs more than libc ($lib); the etcd image would not run"
+  done
+  ensure_image etcd 3.4 '[]' '["/usr/local/bin/etcd"]' --no-busybox \
+    --add /usr/bin/etcd:/usr/local/bin/etcd --add /usr/bin/etcdctl:/usr/local/bin/etcdctl \
+    --add /lib/x86_64-linux-gnu/libc.so.6:/lib/x86_64-linux-gnu/libc.so.6 \
+    --add /lib64/ld-linux-x86-64.so.2:/lib64/ld-linux-x86-64.so.2
 }
 
 # --- down ------------------------------------------------------------------------------------
@@ -321,6 +340,7 @@ cmd_up() {
   start_registry
   ensure_image pause 3.9 '["/bin/sleep"]' '["infinity"]'
   ensure_image busybox latest '[]' '["sh"]'
+  ensure_etcd_image
   log "up in $(($(now_ms) - start)) ms"
   echo "runtime ready: $ENDPOINT"
 }

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""Build a tiny OCI image from Debian's static busybox and push it to a plain-HTTP registry.
+"""Build a tiny OCI image from host files (Debian's static busybox by default) and push it to a
+plain-HTTP registry.
 
 Used by scripts/runtime.sh so that tests need neither docker nor internet access.
 
     oci_image.py present  --registry 127.0.0.1:5000 --repo busybox --tag latest
     oci_image.py build-push --registry 127.0.0.1:5000 --repo busybox --tag latest \
         --layout DIR [--entrypoint JSON] [--cmd JSON] [--busybox /bin/busybox]
+    oci_image.py build-push --registry 127.0.0.1:5000 --repo etcd --tag 3.4 --no-busybox \
+        --add /usr/bin/etcd:/usr/local/bin/etcd --add /lib64/ld-linux-x86-64.so.2:/lib64/ld-linux-x86-64.so.2
 
-The build is deterministic (fixed mtimes, sorted entries, gzip without a timestamp), so the same
-busybox binary always gives the same digests. Only the standard library is used.
+`--add SRC:DEST` copies a host file (symlinks followed, mode kept) into the image; the parent
+directories are created. The build is deterministic (fixed mtimes, sorted entries, gzip without a
+timestamp), so the same inputs always give the same digests. Only the standard library is used.
 """
 import argparse
 import gzip
@@ -56,7 +60,13 @@ def applet_paths(busybox: str) -> list[str]:
     return sorted(set(paths))
 
 
-def layer_tar(busybox: str) -> bytes:
+def parent_dirs(path: str) -> list[str]:
+    """usr/local/bin/etcd -> [usr, usr/local, usr/local/bin]"""
+    parts = path.split("/")[:-1]
+    return ["/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def layer_tar(busybox: str | None, extra: list[tuple[str, str]]) -> bytes:
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
         def add(info: tarfile.TarInfo, data: bytes | None = None) -> None:
@@ -65,24 +75,35 @@ def layer_tar(busybox: str) -> bytes:
             info.uname = info.gname = "root"
             tar.addfile(info, io.BytesIO(data) if data is not None else None)
 
-        for name in sorted(DIRS):
+        dirs = dict(DIRS)
+        for _, dest in extra:
+            for d in parent_dirs(dest):
+                dirs.setdefault(d, 0o755)
+        for name in sorted(dirs):
             info = tarfile.TarInfo(name)
             info.type = tarfile.DIRTYPE
-            info.mode = DIRS[name]
+            info.mode = dirs[name]
             add(info)
-        with open(busybox, "rb") as f:
-            binary = f.read()
-        info = tarfile.TarInfo("bin/busybox")
-        info.mode = 0o755
-        info.size = len(binary)
-        add(info, binary)
+
+        def add_file(src: str, dest: str, mode: int | None = None) -> None:
+            with open(src, "rb") as f:
+                data = f.read()
+            info = tarfile.TarInfo(dest)
+            info.mode = mode if mode is not None else os.stat(src).st_mode & 0o7777
+            info.size = len(data)
+            add(info, data)
+
+        if busybox is not None:
+            add_file(busybox, "bin/busybox", 0o755)
+        for src, dest in sorted(extra, key=lambda e: e[1]):
+            add_file(src, dest)
         for name, text in (("etc/passwd", PASSWD), ("etc/group", GROUP)):
             data = text.encode()
             info = tarfile.TarInfo(name)
             info.mode = 0o644
             info.size = len(data)
             add(info, data)
-        for path in applet_paths(busybox):
+        for path in applet_paths(busybox) if busybox is not None else []:
             info = tarfile.TarInfo(path)
             info.type = tarfile.SYMTYPE
             info.linkname = "/bin/busybox"
@@ -102,9 +123,10 @@ def canonical(obj: object) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
 
 
-def build(busybox: str, entrypoint: list[str] | None, cmd: list[str] | None):
+def build(busybox: str | None, extra: list[tuple[str, str]], entrypoint: list[str] | None,
+          cmd: list[str] | None):
     """Returns (blobs by digest, manifest bytes)."""
-    raw = layer_tar(busybox)
+    raw = layer_tar(busybox, extra)
     layer = gzip_bytes(raw)
     image_config: dict[str, object] = {"Env": [PATH_ENV], "WorkingDir": "/"}
     if entrypoint:
@@ -118,7 +140,8 @@ def build(busybox: str, entrypoint: list[str] | None, cmd: list[str] | None):
         "config": image_config,
         "rootfs": {"type": "layers", "diff_ids": [sha256(raw)]},
         "history": [{"created": "1970-01-01T00:00:00Z",
-                     "created_by": "kube-node scripts/runtime/oci_image.py from busybox-static"}],
+                     "created_by": "kube-node scripts/runtime/oci_image.py from "
+                                   + ("busybox-static" if busybox is not None else "host files")}],
     })
     manifest = canonical({
         "schemaVersion": 2,
@@ -212,6 +235,9 @@ def main() -> None:
     parser.add_argument("--entrypoint")
     parser.add_argument("--cmd")
     parser.add_argument("--busybox", default="/bin/busybox")
+    parser.add_argument("--no-busybox", action="store_true", help="no busybox and applets in the image")
+    parser.add_argument("--add", action="append", default=[], metavar="SRC:DEST",
+                        help="copy a host file into the image (repeatable)")
     args = parser.parse_args()
 
     if args.action == "present":
@@ -220,7 +246,17 @@ def main() -> None:
             print(digest)
         sys.exit(0 if digest else 1)
 
-    blobs, manifest = build(args.busybox, json_list(args.entrypoint), json_list(args.cmd))
+    extra = []
+    for spec in args.add:
+        src, sep, dest = spec.partition(":")
+        dest = dest.strip("/")
+        if not sep or not src or not dest:
+            raise SystemExit(f"--add expects SRC:DEST, got {spec!r}")
+        if not os.path.isfile(src):
+            raise SystemExit(f"--add: {src} is not a file")
+        extra.append((src, dest))
+    blobs, manifest = build(None if args.no_busybox else args.busybox, extra,
+                            json_list(args.entrypoint), json_list(args.cmd))
     if args.layout:
         write_layout(args.layout, blobs, manifest, args.tag)
     print(push(args.registry, args.repo, args.tag, blobs, manifest))

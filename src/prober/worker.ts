@@ -174,7 +174,9 @@ export class ProbeWorker {
     if (this.streak < threshold) return
     if (result !== this.current) {
       this.current = result
-      logger.info(`${type} probe result is now ${result}`, this.fields(result === 'Failure' ? {output} : {}))
+      // A failure matters to an operator (it restarts or unreadies a container); a success is routine.
+      if (result === 'Failure') logger.warn(`${type} probe failed`, this.fields({output}))
+      else logger.debug(2, `${type} probe result is now ${result}`, this.fields({}))
       this.deps.published(this)
     }
     if (type !== 'readiness' && result === 'Failure') {

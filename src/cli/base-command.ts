@@ -96,6 +96,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       clusterDNS: this.pick('cluster-dns', kc.clusterDNS, f['cluster-dns'] ?? []),
       clusterDomain: this.pick('cluster-domain', kc.clusterDomain, f['cluster-domain']),
       maxPods: this.pick('max-pods', kc.maxPods, f['max-pods']),
+      serializeImagePulls: kc.serializeImagePulls ?? true,
       parallelism: 4,
     }
   }

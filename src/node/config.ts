@@ -16,6 +16,8 @@ export interface NodeConfig {
   clusterDomain: string
   /** Most pods admitted (kubelet maxPods); default DEFAULT_MAX_PODS. */
   maxPods?: number
+  /** Pull images one at a time (kubelet serializeImagePulls, default true). */
+  serializeImagePulls?: boolean
   /** How many pods are synced at the same time. */
   parallelism: number
 }

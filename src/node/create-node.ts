@@ -16,6 +16,7 @@ import {ProbeManager} from '../prober/manager.js'
 import {EMPTY_OBJECT_STORE} from '../manifest/object-store.js'
 import {primaryHostIP} from '../util/node-info.js'
 import os from 'node:os'
+import {serialQueue} from '../util/serial-queue.js'
 
 export interface KubeNode {
   config: NodeConfig
@@ -79,6 +80,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       clock,
       hostIP: primaryHostIP(),
       nodeCapacity: {cpuMilli: os.availableParallelism() * 1000, memoryBytes: os.totalmem()},
+      ...(config.serializeImagePulls === false ? {} : {serializePulls: serialQueue()}),
     },
   }
   return {

@@ -37,6 +37,8 @@ export interface ExecutorDeps {
   /** The node's IP (status.hostIP for the downward API) and capacity (resourceFieldRef). */
   hostIP?: string
   nodeCapacity?: NodeCapacity
+  /** Runs image pulls one at a time (kubelet serializeImagePulls); absent: pulls run in parallel. */
+  serializePulls?: <T>(pull: () => Promise<T>) => Promise<T>
   /** Times preStop hooks and runs sleep hooks; the real clock when not given. */
   clock?: Clock
 }
@@ -88,7 +90,8 @@ export async function executePlan(
     if (a.type !== 'PullImage') continue
     logger.debug(2, 'Pulling image', {...pod, image: a.image, reason: a.reason})
     try {
-      await runtime.images.pullImage({image: a.image, userSpecifiedImage: a.image})
+      const pull = (): Promise<string> => runtime.images.pullImage({image: a.image, userSpecifiedImage: a.image})
+      await (deps.serializePulls ? deps.serializePulls(pull) : pull())
     } catch (err) {
       failedImages.add(a.image)
       const permanent = err instanceof CriError && err.code === 'NotFound'

@@ -54,7 +54,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     const pleg = new Pleg(node.runtime.runtime, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000, nodeName: node.config.nodeName}, opts.metrics.pleg)
     const loop = new SyncLoop(
       {sync: node.sync, logger, clock, sourcesReady: () => podConfig.allSourcesReady(), nodeName: node.config.nodeName, observedPods: () => pleg.all(), node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), metrics: opts.metrics},
-      {resyncIntervalMs: opts.resyncIntervalMs, ...(opts.logRotation ? {logRotation: opts.logRotation} : {})},
+      {resyncIntervalMs: opts.resyncIntervalMs, parallelism: node.config.parallelism, ...(opts.logRotation ? {logRotation: opts.logRotation} : {})},
     )
 
     // Adopt what already runs before the first source speaks, so nothing is restarted.

@@ -21,6 +21,7 @@ export interface FileSourceOptions {
   checkFrequencyMs: number
   logger: Logger
   clock?: Clock
+  /** Quiet time after a file-system event before reading (default 50 ms: short, since a half-written file only keeps the last good version). */
   debounceMs?: number
 }
 
@@ -31,7 +32,7 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
   const path = opts.path.length > 1 ? opts.path.replace(/\/+$/, '') : opts.path
   const name = `file:${path}`
   const clock = opts.clock ?? realClock
-  const debounceMs = opts.debounceMs ?? 200
+  const debounceMs = opts.debounceMs ?? 50
   const log = opts.logger
   const cache = new ManifestCache(opts.nodeName, 'file')
   const issueLog = new IssueLog(name, log)

@@ -14,6 +14,7 @@ import {describeAction} from './describe.js'
 import {errorMessage} from '../util/errors.js'
 import {admitPod, rejectedStatus, type Rejection} from './admission.js'
 import {planGarbage} from './gc.js'
+import {limiter} from '../util/limiter.js'
 import {DEFAULT_LOG_ROTATION, rotateLogs, type LogRotationOptions} from './log-rotation.js'
 import type {NodeInfo} from '../util/node-info.js'
 
@@ -39,6 +40,12 @@ export interface SyncLoopOptions {
   gcIntervalMs: number
   logRotation: LogRotationOptions
   tickMs: number
+  /**
+   * Pod syncs running at the same time. The runtime, not kube-node, is the bottleneck: on a
+   * 2-core machine containerd is fastest with a few sandboxes at once (bench/converge.mjs).
+   * Kills are not limited, so a long grace period never holds up other pods.
+   */
+  parallelism: number
   random?: () => number
 }
 
@@ -49,6 +56,7 @@ export const DEFAULT_SYNC_LOOP_OPTIONS: SyncLoopOptions = {
   gcIntervalMs: 60_000,
   logRotation: DEFAULT_LOG_ROTATION,
   tickMs: 1_000,
+  parallelism: 4,
 }
 
 interface PodRecord {
@@ -85,6 +93,7 @@ export class SyncLoop {
   private lastTick = 0
   private readonly opts: SyncLoopOptions
   private readonly random: () => number
+  private readonly limit: <T>(task: () => Promise<T>) => Promise<T>
 
   constructor(
     private readonly deps: SyncLoopDeps,
@@ -92,6 +101,7 @@ export class SyncLoop {
   ) {
     this.opts = {...DEFAULT_SYNC_LOOP_OPTIONS, ...opts}
     this.random = this.opts.random ?? Math.random
+    this.limit = limiter(this.opts.parallelism)
     this.workers = new PodWorkers({sync: (sp, reason) => this.syncOne(sp, reason), kill: (w) => this.killOne(w)}, deps.logger)
   }
 
@@ -249,7 +259,7 @@ export class SyncLoop {
     const {clock, logger, metrics} = this.deps
     const started = clock.now()
     try {
-      const outcome = await syncPod(this.deps.sync, rec.sp, rec.waiting)
+      const outcome = await this.limit(() => syncPod(this.deps.sync, rec.sp, rec.waiting))
       rec.status = outcome.status
       rec.everSynced = true
       for (const a of outcome.plan.actions) {

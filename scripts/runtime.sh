@@ -117,8 +117,8 @@ ensure_packages() {
   ((${#missing[@]})) || return 0
   log "installing ${missing[*]}"
   # Keep the packages from starting their own services (containerd, docker-registry on :5000,
-  # etcd on 2379/2380, which the e2e etcd static pod needs): we run private instances. policy-rc.d exit 101 = "action forbidden", honoured with or
-  # without systemd.
+  # etcd on 2379/2380, which the e2e etcd static pod needs): we run private instances.
+  # policy-rc.d exit 101 = "action forbidden", honoured with or without systemd.
   if [[ ! -e /usr/sbin/policy-rc.d ]]; then
     printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
     chmod 755 /usr/sbin/policy-rc.d

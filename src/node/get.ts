@@ -2,6 +2,7 @@
 import type {Pod, PodList} from '../api/types.js'
 import type {KubeNode} from './create-node.js'
 import {generatePodStatus} from '../status/generate.js'
+import {probeOnce} from '../prober/probe-once.js'
 import {listManagedPods, matchesName} from './pods.js'
 import {NotFoundError} from '../util/errors.js'
 
@@ -11,14 +12,21 @@ export async function getPods(node: KubeNode, name?: string): Promise<PodList> {
     pods = pods.filter((p) => matchesName(p, name))
     if (pods.length === 0) throw new NotFoundError(`pod "${name}" not found`)
   }
-  const items: Pod[] = pods
-    .map(({sp, observed}): Pod => ({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: sp.pod.metadata,
-      spec: sp.pod.spec,
-      status: generatePodStatus({sp, runtime: observed, probes: new Map(), waiting: new Map()}),
-    }))
+  const hostIP = node.sync.deps.hostIP ?? ''
+  const items: Pod[] = (
+    await Promise.all(
+      pods.map(async ({sp, observed}): Promise<Pod> => {
+        const probes = await probeOnce(node.runtime.runtime, sp, observed, hostIP)
+        return {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: sp.pod.metadata,
+          spec: sp.pod.spec,
+          status: generatePodStatus({sp, runtime: observed, probes, waiting: new Map(), ...(hostIP ? {hostIP} : {})}),
+        }
+      }),
+    )
+  )
     .sort((a, b) => `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`))
   return toPodList(items)
 }

@@ -24,7 +24,11 @@ export function makeDirs(): {rootDir: string; logsDir: string; work: string; cle
 }
 
 export function knArgs(dirs: {rootDir: string; logsDir: string}, args: string[]): string[] {
-  return [join(ROOT, 'bin/run.js'), ...args, '--runtime-endpoint', ENDPOINT, '--root-dir', dirs.rootDir, '--pod-logs-dir', dirs.logsDir, '--node-name', NODE]
+  const globals = ['--runtime-endpoint', ENDPOINT, '--root-dir', dirs.rootDir, '--pod-logs-dir', dirs.logsDir, '--node-name', NODE]
+  // Global flags go before a `--` (after it everything belongs to the command run by exec).
+  const dash = args.indexOf('--')
+  const [before, after] = dash === -1 ? [args, []] : [args.slice(0, dash), args.slice(dash)]
+  return [join(ROOT, 'bin/run.js'), ...before, ...globals, ...after]
 }
 
 /** Runs kube-node to completion. Asynchronous so that vitest's timeouts still work. */

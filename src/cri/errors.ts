@@ -9,3 +9,16 @@ export function isCriError(err: unknown, code?: CriErrorCode): err is CriError {
 export function isNotFound(err: unknown): boolean {
   return isCriError(err, 'NotFound')
 }
+
+/**
+ * The call's result, or undefined when the object is gone: a container or sandbox can disappear
+ * between a list and a status call, and a cleanup of something already removed is done.
+ */
+export async function ignoreNotFound<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p
+  } catch (err) {
+    if (isNotFound(err)) return undefined
+    throw err
+  }
+}

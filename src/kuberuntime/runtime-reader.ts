@@ -7,7 +7,7 @@ import type {RuntimePod} from './model.js'
 import {managedSelector, POD_UID_LABEL} from './labels.js'
 import {buildRuntimePods} from './runtime-status.js'
 import {withTerminationMessages} from './termination-message.js'
-import {CriError} from '../util/errors.js'
+import {ignoreNotFound} from '../cri/errors.js'
 
 export interface ReadOptions {
   /** Only this pod. */
@@ -46,12 +46,3 @@ export async function readRuntimePod(runtime: RuntimeService, uid: string): Prom
   return (await readRuntimePods(runtime, {uid})).find((p) => p.uid === uid)
 }
 
-// A container or sandbox can disappear between the list and the status call.
-async function ignoreNotFound<T>(p: Promise<T>): Promise<T | undefined> {
-  try {
-    return await p
-  } catch (err) {
-    if (err instanceof CriError && err.code === 'NotFound') return undefined
-    throw err
-  }
-}

@@ -7,7 +7,7 @@ import type {RuntimeService} from '../cri/port.js'
 import {managedSelector} from '../kuberuntime/labels.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import {buildRuntimePods} from '../kuberuntime/runtime-status.js'
-import {CriError} from '../util/errors.js'
+import {ignoreNotFound} from '../cri/errors.js'
 
 
 
@@ -71,12 +71,3 @@ export class RuntimeInspector {
   }
 }
 
-// A container or sandbox can disappear between the list and the status call.
-async function ignoreNotFound<T>(p: Promise<T>): Promise<T | undefined> {
-  try {
-    return await p
-  } catch (err) {
-    if (err instanceof CriError && err.code === 'NotFound') return undefined
-    throw err
-  }
-}

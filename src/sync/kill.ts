@@ -9,8 +9,8 @@ import type {Clock} from '../util/clock.js'
 import type {Logger} from '../util/logger.js'
 import {realClock} from '../util/clock.js'
 import {CONTAINER_PORTS_ANNOTATION, PRESTOP_HANDLER_ANNOTATION} from '../kuberuntime/labels.js'
-import {CriError} from '../util/errors.js'
 import {FAILED_PRE_STOP_HOOK, formatPod, runHook, type LifecycleHandler} from './lifecycle.js'
+import {ignoreNotFound} from '../cri/errors.js'
 
 export const DEFAULT_GRACE_PERIOD_SECONDS = 30
 export const MIN_GRACE_PERIOD_SECONDS = 2
@@ -50,13 +50,6 @@ export function baseGracePeriodSeconds(pod: Pod | undefined, spec: Container | u
   return pod?.spec?.terminationGracePeriodSeconds ?? observed?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_PERIOD_SECONDS
 }
 
-async function tolerateNotFound(p: Promise<void>): Promise<void> {
-  try {
-    await p
-  } catch (err) {
-    if (!(err instanceof CriError && err.code === 'NotFound')) throw err
-  }
-}
 
 function specContainer(pod: Pod | undefined, name: string): Container | undefined {
   const spec = pod?.spec
@@ -134,7 +127,7 @@ export async function killContainer(deps: KillDeps, target: KillTarget, pod: Pod
     grace -= Math.floor((clock.now() - started) / 1000)
   }
   grace = Math.max(MIN_GRACE_PERIOD_SECONDS, grace)
-  await tolerateNotFound(deps.runtime.stopContainer(target.containerId, grace))
+  await ignoreNotFound(deps.runtime.stopContainer(target.containerId, grace))
 }
 
 export interface StopPodOptions {
@@ -153,15 +146,15 @@ export async function stopPodSandboxes(deps: KillDeps, pod: Pod | undefined, obs
     running.map((c) => killContainer(deps, {containerId: c.id, name: c.name, observed: c, podIP: ipOf(c.sandboxId)}, pod, killOpts)),
   )
   for (const s of observed.sandboxes) {
-    await tolerateNotFound(deps.runtime.stopPodSandbox(s.id))
-    if (opts.remove) await tolerateNotFound(deps.runtime.removePodSandbox(s.id))
+    await ignoreNotFound(deps.runtime.stopPodSandbox(s.id))
+    if (opts.remove) await ignoreNotFound(deps.runtime.removePodSandbox(s.id))
   }
 }
 
 /** Stops and removes sandboxes that a newer one replaced (the kubelet leaves this to its GC). */
 export async function removeSandboxes(runtime: RuntimeService, ids: string[]): Promise<void> {
   for (const id of ids) {
-    await tolerateNotFound(runtime.stopPodSandbox(id))
-    await tolerateNotFound(runtime.removePodSandbox(id))
+    await ignoreNotFound(runtime.stopPodSandbox(id))
+    await ignoreNotFound(runtime.removePodSandbox(id))
   }
 }

@@ -27,18 +27,15 @@ export function buildManifests(blobs: readonly ManifestBlob[], opts: {nodeName: 
   const decoded: Array<DecodedObject & {source: ManifestBlob['source']}> = []
   for (const blob of blobs) {
     const result = decodeManifest(blob.location, blob.text)
-    issues.push(...result.issues)
+    for (const issue of result.issues) issues.push(issue) // not push(...): a 10 MiB file can hold a million issues
     for (const obj of result.objects) decoded.push({...obj, source: blob.source})
   }
   for (const obj of decoded) {
-    issues.push(
-      ...(obj.kind === 'Pod'
-        ? validatePod(obj.object, obj.ref, {nodeName: opts.nodeName})
-        : validateConfigObject(obj.kind, obj.object, obj.ref)),
-    )
+    const found = obj.kind === 'Pod' ? validatePod(obj.object, obj.ref, {nodeName: opts.nodeName}) : validateConfigObject(obj.kind, obj.object, obj.ref)
+    for (const issue of found) issues.push(issue)
   }
-  issues.push(...findDuplicates(decoded))
-  if (issues.length > 0) return {pods: [], configMaps: [], secrets: [], issues}
+  for (const issue of findDuplicates(decoded)) issues.push(issue)
+  if (issues.length > 0) return {pods: [], configMaps: [], secrets: [], issues: capIssues(issues)}
 
   const set: BuildResult = {pods: [], configMaps: [], secrets: [], issues}
   for (const obj of decoded) {
@@ -53,6 +50,15 @@ export function buildManifests(blobs: readonly ManifestBlob[], opts: {nodeName: 
     }
   }
   return set
+}
+
+/** Enough problems to fix first; a summary stands for the rest. */
+export const MAX_ISSUES = 100
+
+function capIssues(issues: FieldIssue[]): FieldIssue[] {
+  if (issues.length <= MAX_ISSUES) return issues
+  const last = issues[MAX_ISSUES - 1]!
+  return [...issues.slice(0, MAX_ISSUES - 1), {location: last.location, document: last.document, field: '', message: `and ${issues.length - MAX_ISSUES + 1} more problems`}]
 }
 
 /** Two objects of the same kind with the same namespace/name: the later one is reported. */

@@ -23,9 +23,20 @@ export interface DecodeResult {
 
 const OBJECT_KINDS: readonly string[] = ['Pod', 'ConfigMap', 'Secret']
 
+/**
+ * More documents than any real manifest has: refused before parsing, so a huge file of tiny
+ * documents cannot stall kube-node (the kubelet reads one pod per file).
+ */
+export const MAX_DOCUMENTS = 1000
+
 export function decodeManifest(location: string, text: string): DecodeResult {
   const objects: DecodedObject[] = []
   const issues: FieldIssue[] = []
+  const separators = text.match(/^---/gm)?.length ?? 0
+  if (separators + 1 > MAX_DOCUMENTS) {
+    issues.push(issueAt({location, document: 0}, '', `has ${separators + 1} YAML documents; at most ${MAX_DOCUMENTS} are allowed in one location`))
+    return {objects, issues}
+  }
   parseAllDocuments(text, {version: '1.2', uniqueKeys: true}).forEach((doc, document) => {
     const ref: DocumentRef = {location, document}
     if (doc.errors.length > 0) {

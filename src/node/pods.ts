@@ -3,7 +3,7 @@
 import type {Pod, StaticPod} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import {readRuntimePods} from '../kuberuntime/runtime-reader.js'
-import {CONFIG_HASH_ANNOTATION} from '../kuberuntime/labels.js'
+import {CONFIG_HASH_ANNOTATION, managedSelector, POD_UID_LABEL} from '../kuberuntime/labels.js'
 import {loadPod} from './pod-store.js'
 import type {KubeNode} from './create-node.js'
 
@@ -37,6 +37,17 @@ export async function listManagedPods(node: KubeNode): Promise<ManagedPod[]> {
   return Promise.all(
     observed.map(async (rp) => ({observed: rp, sp: (await loadPod(node.config.rootDir, rp.uid)) ?? podFromRuntime(rp)})),
   )
+}
+
+/**
+ * The specs of this node's pods whose sandbox is ready, for admission: one ListPodSandbox call
+ * and the stored manifests, none of the per-container status calls listManagedPods makes.
+ */
+export async function runningPodSpecs(node: KubeNode): Promise<StaticPod[]> {
+  const sandboxes = await node.runtime.runtime.listPodSandbox({labelSelector: managedSelector(node.config.nodeName), state: 'SANDBOX_READY'})
+  const uids = [...new Set(sandboxes.map((s) => s.labels[POD_UID_LABEL]).filter((u): u is string => Boolean(u)))]
+  const specs = await Promise.all(uids.map((uid) => loadPod(node.config.rootDir, uid)))
+  return specs.filter((sp): sp is StaticPod => sp !== undefined)
 }
 
 /** Matches `web` (manifest name) or `web-<node>` (full static-pod name). */

@@ -5,7 +5,9 @@ import {loadStaticPods} from '../manifest/load.js'
 import {processManifestIO} from './manifest-io.js'
 import {savePod} from './pod-store.js'
 import {createObjectStore} from '../manifest/object-store.js'
-import {listManagedPods} from './pods.js'
+import {runningPodSpecs} from './pods.js'
+import {retryUntil} from '../util/retry.js'
+import {errorMessage} from '../util/errors.js'
 import {readNodeInfo} from '../util/node-info.js'
 import {DEFAULT_MAX_PODS} from './config.js'
 import {runOnce, type PodRunResult, type ProgressEvent, type WaitFor} from '../sync/run-once.js'
@@ -28,14 +30,20 @@ export async function runPods(
   // Pods already running on this node that this run does not own count for admission (ports,
   // resources, max pods).
   const ours = new Set(pods.map((p) => p.pod.metadata.uid))
-  const running = (await listManagedPods(node))
-    .filter((p) => !ours.has(p.observed.uid) && p.observed.sandboxes[0]?.state === 'ready')
-    .map((p) => p.sp)
+  // The runtime may be restarting: wait for it, within the run's own timeout.
+  const deadline = node.clock.now() + opts.timeoutMs
+  const listed = await retryUntil(() => runningPodSpecs(node), {
+    deadline,
+    clock: node.clock,
+    ...(opts.signal ? {signal: opts.signal} : {}),
+    onError: (err) => onProgress?.({pod: '', kind: 'waiting', text: `runtime not reachable, retrying: ${errorMessage(err)}`}),
+  })
+  const running = listed.filter((sp) => !ours.has(sp.pod.metadata.uid))
   const admission = {node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), running}
   return runOnce(
     node.sync,
     pods,
-    {wait: opts.wait, timeoutMs: opts.timeoutMs, parallelism: node.config.parallelism, admission, ...(opts.signal ? {signal: opts.signal} : {})},
+    {wait: opts.wait, timeoutMs: Math.max(0, deadline - node.clock.now()), parallelism: node.config.parallelism, admission, ...(opts.signal ? {signal: opts.signal} : {})},
     onProgress,
   )
 }

@@ -15,7 +15,7 @@ export function createProgress(opts: {tty: boolean; quiet: boolean}): Progress {
     let last = new Map<string, string>()
     return {
       onEvent(e) {
-        const line = `${e.pod}: ${e.text}`
+        const line = `${e.pod || 'kube-node'}: ${e.text}`
         // Waiting lines repeat every poll; print them only when they change.
         if (e.kind === 'waiting' && last.get(e.pod) === line) return
         last.set(e.pod, line)

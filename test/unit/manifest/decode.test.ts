@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {decodeManifest} from '../../../src/manifest/decode.js'
+import {decodeManifest, MAX_DOCUMENTS} from '../../../src/manifest/decode.js'
 
 const pod = (name: string) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\nspec:\n  containers:\n  - name: c\n    image: busybox\n`
 const summary = (text: string) =>
@@ -70,5 +70,13 @@ describe('decodeManifest', () => {
     ['unresolved alias', 'a: *nope\n', {document: 0, field: '', message: 'invalid YAML: unresolved alias (the anchor must be set before the alias): nope'}],
   ])('reports %s', (_what, text, expected) => {
     expect(decodeManifest('m.yaml', text).issues).toEqual([{location: 'm.yaml', ...expected}])
+  })
+})
+
+describe('document limit', () => {
+  it('refuses a location with more documents than MAX_DOCUMENTS before parsing it', () => {
+    const r = decodeManifest('many.yaml', 'x: 1\n---\n'.repeat(MAX_DOCUMENTS))
+    expect(r.objects).toEqual([])
+    expect(r.issues).toEqual([{location: 'many.yaml', document: 0, field: '', message: `has ${MAX_DOCUMENTS + 1} YAML documents; at most ${MAX_DOCUMENTS} are allowed in one location`}])
   })
 })

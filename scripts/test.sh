@@ -43,6 +43,8 @@ node -e '
     if (!fs.existsSync(f)) continue;
     const r = JSON.parse(fs.readFileSync(f, "utf8"));
     passed += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + (r.numTodoTests || 0);
+    // A test file that cannot even load counts as a failure.
+    if (r.numFailedTests === 0) failed += r.numFailedTestSuites || 0;
   }
   console.log(`tests: ${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
 ' "$report_dir/unit.json" "$report_dir/e2e.json"

@@ -43,7 +43,7 @@ export async function runPods(
   return runOnce(
     node.sync,
     pods,
-    {wait: opts.wait, timeoutMs: Math.max(0, deadline - node.clock.now()), parallelism: node.config.parallelism, admission, ...(opts.signal ? {signal: opts.signal} : {})},
+    {wait: opts.wait, timeoutMs: Math.max(0, deadline - node.clock.now()), parallelism: node.config.parallelism, admission, nodeName: node.config.nodeName, ...(opts.signal ? {signal: opts.signal} : {})},
     onProgress,
   )
 }

@@ -160,6 +160,17 @@ function killDeps(deps: ExecutorDeps): KillDeps {
   return {runtime: deps.runtime.runtime, logger: deps.logger, clock: deps.clock ?? realClock}
 }
 
+/**
+ * Whether starting `container` needs the pod IP: the downward API (env) or a postStart httpGet
+ * hook without a host. Asking the runtime only then saves a call per container.
+ */
+export function needsPodIP(sp: StaticPod, container: Container): boolean {
+  if (sp.pod.spec.hostNetwork) return false
+  if (JSON.stringify([container.env ?? [], sp.pod.spec.volumes ?? []]).includes('status.podIP')) return true
+  const hook = container.lifecycle?.postStart
+  return Boolean(hook?.httpGet && !hook.httpGet.host)
+}
+
 function sandboxConfigFor(deps: ExecutorDeps, sp: StaticPod, attempt: number): PodSandboxConfig {
   return buildSandboxConfig(sp, {
     attempt,
@@ -190,10 +201,12 @@ async function startContainer(
   }
   const uid = sp.pod.metadata.uid
   let podIP = ''
-  try {
-    podIP = (await runtime.runtime.podSandboxStatus(sandboxId)).network?.ip ?? ''
-  } catch {
-    // The IP only feeds the downward API; a failure here shows up at CreateContainer anyway.
+  if (needsPodIP(sp, container)) {
+    try {
+      podIP = (await runtime.runtime.podSandboxStatus(sandboxId)).network?.ip ?? ''
+    } catch {
+      // The IP only feeds the downward API and hooks; a failure here shows up at CreateContainer.
+    }
   }
   let config
   try {

@@ -4,7 +4,9 @@
 // strictly in order.
 import type {PodStatus, StaticPod} from '../api/types.js'
 import {evaluateGoal} from './goal.js'
-import {syncPod, type SyncContext, type WaitingReasons} from './sync-pod.js'
+import {presentImages, syncPod, type Preloaded, type SyncContext, type WaitingReasons} from './sync-pod.js'
+import {readRuntimePods} from '../kuberuntime/runtime-reader.js'
+import type {RuntimePod} from '../kuberuntime/model.js'
 import {describeActions} from './describe.js'
 import {errorMessage} from '../util/errors.js'
 import {admitPod, rejectedStatus} from './admission.js'
@@ -20,6 +22,8 @@ export interface RunOnceOptions {
   parallelism: number
   /** Admission: the node, and pods already running on it that this run does not own. */
   admission?: {node: NodeInfo; running: readonly StaticPod[]}
+  /** This node's name: the first sync of every pod uses one runtime read for all of them. */
+  nodeName?: string
   /** Pause between checks while a pod is on its way (containers starting, back-off). */
   pollMs?: number
   signal?: AbortSignal
@@ -63,18 +67,32 @@ export async function runOnce(
       results[i] = {sp, outcome: 'failed', reason, status: rejectedStatus(sp, verdict)}
     })
   } else pods.forEach((_, i) => toRun.push(i))
+  const preload = await preloadAll(ctx, opts.nodeName)
   let next = 0
   const worker = async (): Promise<void> => {
     while (next < toRun.length) {
       const i = toRun[next++]!
-      results[i] = await runPod(ctx, pods[i]!, opts, onProgress)
+      const sp = pods[i]!
+      const first = preload && {observed: preload.pods.get(sp.pod.metadata.uid), images: preload.images}
+      results[i] = await runPod(ctx, sp, opts, onProgress, first)
     }
   }
   await Promise.all(Array.from({length: Math.max(1, Math.min(opts.parallelism, toRun.length))}, worker))
   return results
 }
 
-async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, onProgress: (e: ProgressEvent) => void): Promise<PodRunResult> {
+/** One read of the runtime for every pod's first sync; undefined (per-pod reads) if it fails. */
+async function preloadAll(ctx: SyncContext, nodeName: string | undefined): Promise<{pods: Map<string, RuntimePod>; images: Set<string>} | undefined> {
+  const {runtime} = ctx.deps
+  try {
+    const [observed, images] = await Promise.all([readRuntimePods(runtime.runtime, nodeName ? {nodeName} : {}), presentImages(runtime.images)])
+    return {pods: new Map(observed.map((p) => [p.uid, p])), images}
+  } catch {
+    return undefined
+  }
+}
+
+async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, onProgress: (e: ProgressEvent) => void, preloaded?: Preloaded): Promise<PodRunResult> {
   const name = sp.pod.metadata.name
   const deadline = ctx.clock.now() + opts.timeoutMs
   const pollMs = opts.pollMs ?? 200
@@ -90,7 +108,10 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, onP
     if (opts.signal?.aborted) return finish('failed', 'interrupted')
     let outcome
     try {
-      outcome = await syncPod(ctx, sp, waiting)
+      // The preloaded read serves the first sync only: after it, the runtime has changed.
+      const first = preloaded
+      preloaded = undefined
+      outcome = await syncPod(ctx, sp, waiting, first)
     } catch (err) {
       // A runtime error (runtime restarting, deadline) is retried until the deadline.
       lastReason = errorMessage(err)

@@ -76,20 +76,28 @@ export function podBackOff(backOff: BackOff, sp: StaticPod, now: number): Map<st
 }
 
 /** Computes the plan against the runtime's current state without changing anything. */
-export async function planPod(ctx: SyncContext, sp: StaticPod): Promise<{plan: PodActions; observed: RuntimePod | undefined}> {
+/**
+ * What the runtime held a moment ago, read once for many pods (run's first sync of each pod):
+ * saves every pod its own list calls. Only fresh reads are ever preloaded.
+ */
+export interface Preloaded {
+  observed: RuntimePod | undefined
+  images: Set<string>
+}
+
+export async function planPod(ctx: SyncContext, sp: StaticPod, preloaded?: Preloaded): Promise<{plan: PodActions; observed: RuntimePod | undefined}> {
   const {runtime} = ctx.deps
-  const [observed, images] = await Promise.all([
-    readRuntimePod(runtime.runtime, sp.pod.metadata.uid),
-    presentImages(runtime.images),
-  ])
+  const [observed, images] = preloaded
+    ? [preloaded.observed, preloaded.images]
+    : await Promise.all([readRuntimePod(runtime.runtime, sp.pod.metadata.uid), presentImages(runtime.images)])
   const now = ctx.clock.now()
   const plan = computePodActions({sp, runtime: observed, images, probes: probesOf(ctx, sp, observed), backOff: podBackOff(ctx.backOff, sp, now), now})
   return {plan, observed}
 }
 
-export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingReasons): Promise<PodSyncOutcome> {
+export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingReasons, preloaded?: Preloaded): Promise<PodSyncOutcome> {
   const uid = sp.pod.metadata.uid
-  const {plan, observed: before} = await planPod(ctx, sp)
+  const {plan, observed: before} = await planPod(ctx, sp, preloaded)
   let failures: StepFailure[] = []
   let observed = before
   if (plan.actions.length > 0) {

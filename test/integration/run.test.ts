@@ -201,4 +201,16 @@ describe('run over the fake CRI', () => {
     expect((await downPods(other, {all: true})).removed).toEqual([])
     expect((await getPods(node)).items.map((p) => p.metadata?.name)).toEqual(['web-node1'])
   })
+
+  it("reads the runtime once for every pod's first sync: few calls per pod", async () => {
+    const files = Array.from({length: 10}, (_, i) => write(`p${i}.yaml`, pod(`p${i}`)))
+    const results = await runPods(node, files, {wait: 'running', timeoutMs: 60_000})
+    expect(results.every((r) => r.outcome === 'done')).toBe(true)
+    // One admission list, one preload list, then one re-read per pod after its changes.
+    expect(fake.callsOf('ListPodSandbox').length).toBeLessThanOrEqual(2 + 10)
+    expect(fake.callsOf('ListImages').length).toBe(1)
+    // No pod IP is asked for before CreateContainer when nothing in the pod needs it.
+    const beforeCreate = fake.callNames().slice(0, fake.callNames().indexOf('CreateContainer'))
+    expect(beforeCreate).not.toContain('PodSandboxStatus')
+  })
 })

@@ -35,7 +35,7 @@ export default class Run extends BaseCommand<typeof Run> {
       this.out(renderPlans(await planPods(node, flags.filename), flags.output === 'table' ? 'table' : flags.output, useColor()))
       return
     }
-    const progress = createProgress({tty: Boolean(process.stderr.isTTY) && !process.env['NO_COLOR'], quiet: flags.output !== 'table' && !process.stderr.isTTY})
+    const progress = await createProgress({tty: Boolean(process.stderr.isTTY) && !process.env['NO_COLOR'], quiet: flags.output !== 'table' && !process.stderr.isTTY})
     const abort = new AbortController()
     const onSignal = (): void => abort.abort()
     process.once('SIGINT', onSignal)

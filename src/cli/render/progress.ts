@@ -1,6 +1,6 @@
 // `run`'s progress on stderr: a spinner with every pod's latest state on a terminal, plain
 // timestamped lines when piped or with NO_COLOR. Never writes to stdout.
-import ora, {type Ora} from 'ora'
+import type {Ora} from 'ora'
 import chalk from 'chalk'
 import type {ProgressEvent} from '../../sync/run-once.js'
 
@@ -9,7 +9,8 @@ export interface Progress {
   stop(): void
 }
 
-export function createProgress(opts: {tty: boolean; quiet: boolean}): Progress {
+/** ora is loaded only for a terminal: piped runs (CI) do not pay for it at start-up. */
+export async function createProgress(opts: {tty: boolean; quiet: boolean}): Promise<Progress> {
   if (opts.quiet) return {onEvent: () => {}, stop: () => {}}
   if (!opts.tty) {
     let last = new Map<string, string>()
@@ -28,6 +29,7 @@ export function createProgress(opts: {tty: boolean; quiet: boolean}): Progress {
   }
   const states = new Map<string, string>()
   const done = new Set<string>()
+  const {default: ora} = await import('ora')
   const spinner: Ora = ora({stream: process.stderr, text: 'starting'}).start()
   const redraw = (): void => {
     const pending = [...states.entries()].filter(([p]) => !done.has(p))

@@ -53,7 +53,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     const podConfig = new PodConfig(sources.map((s) => s.name))
     const pleg = new Pleg(node.runtime.runtime, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000, nodeName: node.config.nodeName}, opts.metrics.pleg)
     const loop = new SyncLoop(
-      {sync: node.sync, logger, clock, sourcesReady: () => podConfig.allSourcesReady(), nodeName: node.config.nodeName, observedPods: () => pleg.all(), node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), metrics: opts.metrics},
+      {sync: node.sync, logger, clock, sourcesReady: () => podConfig.allSourcesReady(), nodeName: node.config.nodeName, observedPods: () => pleg.all(), cachedPod: (uid) => ({observed: pleg.get(uid), at: pleg.cacheTime(uid)}), node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), metrics: opts.metrics},
       {resyncIntervalMs: opts.resyncIntervalMs, parallelism: node.config.parallelism, ...(opts.logRotation ? {logRotation: opts.logRotation} : {})},
     )
 

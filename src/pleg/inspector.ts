@@ -8,11 +8,12 @@ import {managedSelector} from '../kuberuntime/labels.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import {buildRuntimePods} from '../kuberuntime/runtime-status.js'
 import {ignoreNotFound} from '../cri/errors.js'
-
-
+import {withTerminationMessages} from '../kuberuntime/termination-message.js'
 
 export class RuntimeInspector {
   private readonly statuses = new Map<string, ContainerStatus>()
+  /** Exited containers' messages with their termination message: read once, they never change. */
+  private readonly messages = new Map<string, string>()
   /** Sandboxes already asked while ready → their IP ('' when the runtime reported none). */
   private readonly sandboxIps = new Map<string, string>()
 
@@ -36,7 +37,18 @@ export class RuntimeInspector {
       ...sandboxes.filter((s) => this.needsIp(s)).map((s) => this.fetchIp(s.id)),
     ])
     this.forgetAllBut(sandboxes, containers)
-    return buildRuntimePods({sandboxes, containers, statuses: this.statuses, sandboxIps: this.sandboxIps})
+    const pods = buildRuntimePods({sandboxes, containers, statuses: this.statuses, sandboxIps: this.sandboxIps})
+    return Promise.all(pods.map((p) => this.withMessages(p)))
+  }
+
+  private async withMessages(pod: RuntimePod): Promise<RuntimePod> {
+    const exited = pod.containers.filter((c) => c.state === 'exited')
+    if (exited.length === 0) return pod
+    if (exited.some((c) => !this.messages.has(c.id))) {
+      const read = await withTerminationMessages(pod, this.statuses)
+      for (const c of read.containers) if (c.state === 'exited') this.messages.set(c.id, c.message)
+    }
+    return {...pod, containers: pod.containers.map((c) => (c.state === 'exited' ? {...c, message: this.messages.get(c.id) ?? c.message} : c))}
   }
 
   private needsStatus(c: Container): boolean {
@@ -66,6 +78,7 @@ export class RuntimeInspector {
   private forgetAllBut(sandboxes: PodSandbox[], containers: Container[]): void {
     const liveContainers = new Set(containers.map((c) => c.id))
     for (const id of this.statuses.keys()) if (!liveContainers.has(id)) this.statuses.delete(id)
+    for (const id of this.messages.keys()) if (!liveContainers.has(id)) this.messages.delete(id)
     const liveSandboxes = new Set(sandboxes.map((s) => s.id))
     for (const id of this.sandboxIps.keys()) if (!liveSandboxes.has(id)) this.sandboxIps.delete(id)
   }

@@ -8,7 +8,7 @@ import type {Clock} from '../util/clock.js'
 import type {Logger} from '../util/logger.js'
 import {readRuntimePod, readRuntimePods} from '../kuberuntime/runtime-reader.js'
 import {PodWorkers, type PodWork} from './pod-workers.js'
-import {backOffKey, syncPod, type SyncContext, type WaitingReasons} from './sync-pod.js'
+import {backOffKey, presentImages, syncPod, type Preloaded, type SyncContext, type WaitingReasons} from './sync-pod.js'
 import {terminatePod} from './terminate.js'
 import {describeAction} from './describe.js'
 import {errorMessage} from '../util/errors.js'
@@ -69,6 +69,8 @@ interface PodRecord {
   everSynced: boolean
   /** Set when admission refused the pod: it is never started (until an edit is admitted). */
   rejected?: Rejection
+  /** When a sync of this pod last changed the runtime (ms); cached views older than it are stale. */
+  lastChangeAt: number
 }
 
 export interface SyncLoopDeps {
@@ -81,6 +83,12 @@ export interface SyncLoopDeps {
   nodeName?: string
   /** The runtime's pods as last relisted (the PLEG cache); without it housekeeping lists them. */
   observedPods?: () => RuntimePod[]
+  /**
+   * One pod from the PLEG cache and when that relist started. A sync uses it instead of reading
+   * the runtime when the relist began after the pod's last change, so an idle node costs only
+   * the PLEG's two list calls a second.
+   */
+  cachedPod?: (uid: string) => {observed: RuntimePod | undefined; at: number}
   /** The node pods are admitted against; without it every pod is admitted. */
   node?: NodeInfo
   metrics?: SyncLoopMetrics
@@ -140,7 +148,8 @@ export class SyncLoop {
             let rec = this.pods.get(uid)
             if (rec) rec.sp = sp
             else {
-              rec = {sp, waiting: new Map(), nextSyncAt: now, firstSeenAt: now, startReported: false, everSynced: false}
+              // A new pod reads the runtime itself first: the cache may predate a recent kill of the same UID.
+              rec = {sp, waiting: new Map(), nextSyncAt: now, firstSeenAt: now, startReported: false, everSynced: false, lastChangeAt: now}
               this.pods.set(uid, rec)
             }
             this.deps.logger.info(u.op === 'ADD' ? 'Pod added' : 'Pod updated', {pod: sp.pod.metadata.name, source: sp.source.location})
@@ -248,6 +257,20 @@ export class SyncLoop {
     return false
   }
 
+  private images?: {set: Set<string>; at: number}
+
+  /** The PLEG's view of the pod, when it is newer than the pod's last change; else undefined. */
+  private async preloaded(rec: PodRecord): Promise<Preloaded | undefined> {
+    const cached = this.deps.cachedPod?.(rec.sp.pod.metadata.uid)
+    if (!cached || cached.at <= rec.lastChangeAt) return undefined
+    const now = this.deps.clock.now()
+    // The image list changes only by pulls (which go through a fresh read) or by hand: 30s is fresh enough.
+    if (!this.images || now - this.images.at > 30_000) {
+      this.images = {set: await presentImages(this.deps.sync.deps.runtime.images), at: now}
+    }
+    return {observed: cached.observed, images: this.images.set}
+  }
+
   private jitter(ms: number): number {
     return ms + this.random() * 0.5 * ms
   }
@@ -259,7 +282,8 @@ export class SyncLoop {
     const {clock, logger, metrics} = this.deps
     const started = clock.now()
     try {
-      const outcome = await this.limit(() => syncPod(this.deps.sync, rec.sp, rec.waiting))
+      const outcome = await this.limit(async () => syncPod(this.deps.sync, rec.sp, rec.waiting, await this.preloaded(rec)))
+      if (outcome.plan.actions.length > 0) rec.lastChangeAt = clock.now()
       rec.status = outcome.status
       rec.everSynced = true
       for (const a of outcome.plan.actions) {

@@ -9,6 +9,8 @@ import {FakeClock} from '../support/fake-clock.js'
 import {createNode, type KubeNode} from '../../src/node/create-node.js'
 import {loadStaticPods} from '../../src/manifest/load.js'
 import {SyncLoop} from '../../src/sync/sync-loop.js'
+import {readRuntimePod} from '../../src/kuberuntime/runtime-reader.js'
+import type {RuntimePod} from '../../src/kuberuntime/model.js'
 import {silentLogger} from '../../src/util/logger.js'
 import type {StaticPod} from '../../src/api/types.js'
 
@@ -148,5 +150,28 @@ describe('SyncLoop over the fake CRI', () => {
     expect([...fake.containers.values()].map((c) => c.status.state).sort()).toEqual(['CONTAINER_EXITED', 'CONTAINER_RUNNING'])
     expect(fake.callsOf('ReopenContainerLog').map((c) => c.args[0])).toEqual([live.status.id])
     expect(readdirSync(dirname(live.status.logPath)).filter((n) => n.startsWith(`${basename(live.status.logPath)}.`))).toHaveLength(1)
+  })
+
+  it('a resync answers from a fresh PLEG view without reading the runtime, and never from a stale one', async () => {
+    const web = await staticPod('web')
+    let view: {observed: RuntimePod | undefined; at: number} = {observed: undefined, at: 0}
+    loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true, cachedPod: () => view}, {random: () => 0})
+    loop.handleUpdates([{op: 'ADD', pods: [web]}])
+    await loop.idle()
+    expect(running()).toHaveLength(1)
+    // A view from before the pod's start is stale: the runtime is read, and nothing is started twice.
+    fake.calls.length = 0
+    loop.handleLifecycleEvents([{uid: web.pod.metadata.uid, type: 'ContainerStarted', containerId: 'x'}])
+    await loop.idle()
+    expect(fake.callsOf('ListContainers').length).toBeGreaterThan(0)
+    expect(fake.mutatingCalls()).toEqual([])
+    // A view from a relist that began after the last change is used as it is.
+    clock.advance(1000)
+    view = {observed: await readRuntimePod(fake, web.pod.metadata.uid), at: clock.now()}
+    fake.calls.length = 0
+    loop.handleLifecycleEvents([{uid: web.pod.metadata.uid, type: 'ContainerStarted', containerId: 'x'}])
+    await loop.idle()
+    expect(fake.callNames().filter((c) => c.startsWith('List') && c !== 'ListImages')).toEqual([])
+    expect(fake.mutatingCalls()).toEqual([])
   })
 })

@@ -40,6 +40,8 @@ export async function runPods(
   })
   const running = listed.filter((sp) => !ours.has(sp.pod.metadata.uid))
   const admission = {node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), running}
+  // Each step is shown as it begins (pulling, creating the sandbox, starting a container).
+  if (onProgress) node.sync.deps.onStep = (pod, text) => onProgress({pod, kind: 'action', text})
   return runOnce(
     node.sync,
     pods,

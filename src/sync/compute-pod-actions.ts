@@ -146,8 +146,10 @@ function inSandbox(
         const {changed, want} = containerSpecChanged(pod, c, rc)
         if (changed) {
           // A changed definition replaces the container whatever the restart policy.
-          kill(rc, `${what}'s spec changed (hash ${rc.hash} → ${want})`)
-          return start(`${what}'s spec changed`)
+          // The image is the change a person most often makes; name it when it is the one.
+          const change = rc.image && c.image && rc.image !== c.image ? `image ${rc.image} → ${c.image}` : `hash ${rc.hash} → ${want}`
+          kill(rc, `${what}'s spec changed: ${change}`)
+          return start(`${what}'s spec changed: ${change}`)
         }
         const probe = probeFailure(input.probes, c)
         if (probe !== undefined) {

@@ -16,6 +16,7 @@ import {buildSandboxConfig} from '../kuberuntime/sandbox-config.js'
 import {buildContainerConfig} from '../kuberuntime/container-config.js'
 import type {NodeCapacity} from '../kuberuntime/env.js'
 import {podLogDirectory} from '../kuberuntime/naming.js'
+import {describeAction} from './describe.js'
 import {prepareVolumes} from './volumes.js'
 import {CriError, errorMessage} from '../util/errors.js'
 import {removeSandboxes, stopPodSandboxes, killContainer, type KillDeps} from './kill.js'
@@ -39,6 +40,8 @@ export interface ExecutorDeps {
   nodeCapacity?: NodeCapacity
   /** Runs image pulls one at a time (kubelet serializeImagePulls); absent: pulls run in parallel. */
   serializePulls?: <T>(pull: () => Promise<T>) => Promise<T>
+  /** Told each step as it begins (run's live progress). */
+  onStep?: (pod: string, text: string) => void
   /** Times preStop hooks and runs sleep hooks; the real clock when not given. */
   clock?: Clock
 }
@@ -88,6 +91,7 @@ export async function executePlan(
   // 1. Pull first, so that an update whose image cannot be had never stops what still runs.
   for (const a of plan.actions) {
     if (a.type !== 'PullImage') continue
+    deps.onStep?.(plan.name, describeAction(a))
     logger.debug(2, 'Pulling image', {...pod, image: a.image, reason: a.reason})
     try {
       const pull = (): Promise<string> => runtime.images.pullImage({image: a.image, userSpecifiedImage: a.image})
@@ -109,6 +113,7 @@ export async function executePlan(
   let sandboxConfig = sandboxConfigFor(deps, sp, attempt)
 
   for (const a of plan.actions) {
+    if (a.type !== 'PullImage') deps.onStep?.(plan.name, describeAction(a))
     switch (a.type) {
       case 'PullImage':
         break

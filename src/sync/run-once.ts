@@ -7,7 +7,6 @@ import {evaluateGoal} from './goal.js'
 import {presentImages, syncPod, type Preloaded, type SyncContext, type WaitingReasons} from './sync-pod.js'
 import {readRuntimePods} from '../kuberuntime/runtime-reader.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
-import {describeActions} from './describe.js'
 import {errorMessage} from '../util/errors.js'
 import {admitPod, rejectedStatus} from './admission.js'
 import type {NodeInfo} from '../util/node-info.js'
@@ -121,7 +120,6 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, onP
       continue
     }
     lastStatus = outcome.status
-    for (const line of outcome.plan.actions.length ? describeActions(outcome.plan) : []) onProgress({pod: name, kind: 'action', text: line})
     const permanent = outcome.failures.find((f) => f.permanent)
     if (permanent) return finish('failed', `${permanent.container ? `container "${permanent.container}" ` : ''}${permanent.reason}: ${permanent.message}`)
     everStarted ||= allStarted(lastStatus)

@@ -38,6 +38,7 @@ import type {ContainerType} from './model.js'
 import {containerLogPath} from './naming.js'
 import {namespaceOptions, supplementalGroups} from './sandbox-config.js'
 import {isProjectedVolume, volumeHostPath} from './volumes.js'
+import {containerOomScoreAdj} from './oom-score.js'
 
 export interface ContainerContext {
   /** The restart count the new container gets (CRI metadata.attempt). */
@@ -81,7 +82,7 @@ const MIN_QUOTA = 1000
 
 /** CPU shares from the request (or the limit when only a limit is set), quota and period from
  * the CPU limit, memory limit in bytes. No request gives the minimum shares, as in the kubelet. */
-export function containerResources(container: Container): LinuxContainerResources {
+export function containerResources(container: Container, oomScoreAdj = 0): LinuxContainerResources {
   const requests = container.resources?.requests ?? {}
   const limits = container.resources?.limits ?? {}
   const cpuRequest = requests['cpu'] ?? limits['cpu']
@@ -95,8 +96,7 @@ export function containerResources(container: Container): LinuxContainerResource
     cpuQuota = milliLimit === 0 ? 0 : Math.max(MIN_QUOTA, Math.floor((milliLimit * QUOTA_PERIOD) / 1000))
   }
   const memoryLimitInBytes = limits['memory'] !== undefined ? quantityValue(limits['memory']) : 0
-  // oomScoreAdj stays 0: kube-node does not compute QoS classes yet.
-  return {cpuPeriod, cpuQuota, cpuShares, memoryLimitInBytes, oomScoreAdj: 0, cpusetCpus: '', cpusetMems: ''}
+  return {cpuPeriod, cpuQuota, cpuShares, memoryLimitInBytes, oomScoreAdj, cpusetCpus: '', cpusetMems: ''}
 }
 
 function seccompProfile(pod: Pod, container: Container, rootDir: string): SecurityProfile {
@@ -227,7 +227,8 @@ export function buildContainerConfig(sp: StaticPod, container: Container, ctx: C
     stdinOnce: container.stdinOnce === true,
     tty: container.tty === true,
     linux: {
-      resources: containerResources(container),
+      // Without the node's memory size, 0 (the runtime's default) rather than a guess.
+      resources: containerResources(container, ctx.nodeCapacity ? containerOomScoreAdj(sp.pod, container, ctx.nodeCapacity.memoryBytes) : 0),
       securityContext: containerSecurityContext(pod, container, ctx.rootDir),
     },
   }

@@ -9,7 +9,7 @@ import {sortSandboxes} from '../sync/sandbox-decision.js'
 import {podConditions} from './conditions.js'
 import {containerStatus, rfc3339} from './container-status.js'
 import {podPhase} from './phase.js'
-import {podQosClass} from './qos.js'
+import {podQosClass} from '../kuberuntime/qos.js'
 
 export interface StatusInput {
   sp: StaticPod

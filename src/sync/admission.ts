@@ -19,7 +19,7 @@
 // supplementalGroupsPolicy and the eviction manager's node-pressure admission.
 import type {Container, ContainerPort, PodStatus, StaticPod} from '../api/types.js'
 import type {NodeSelectorRequirement, NodeSelectorTerm} from 'kubernetes-types/core/v1.js'
-import {podQosClass} from '../status/qos.js'
+import {podQosClass} from '../kuberuntime/qos.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 import {LABEL_OS, type NodeInfo} from '../util/node-info.js'
 import {isSidecar} from './restart-policy.js'

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import type {Container} from '../../../src/api/types.js'
-import {parseQuantity, podQosClass} from '../../../src/status/qos.js'
+import {parseQuantity, podQosClass} from '../../../src/kuberuntime/qos.js'
 
 const c = (resources?: Container['resources']): Container => ({name: 'c', image: 'busybox', ...(resources ? {resources} : {})})
 

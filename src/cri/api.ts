@@ -221,6 +221,9 @@ export interface Image {
   repoDigests: string[]
   /** Bytes. */
   size: number
+  /** The image's user: a numeric uid when it has one, else a user name ('' when unset). */
+  uid?: number
+  username?: string
 }
 
 export interface RuntimeCondition {

@@ -17,6 +17,9 @@ import {buildContainerConfig} from '../kuberuntime/container-config.js'
 import type {NodeCapacity} from '../kuberuntime/env.js'
 import {podLogDirectory} from '../kuberuntime/naming.js'
 import {describeAction} from './describe.js'
+import {prepareEtcHosts} from './etc-hosts.js'
+import {ignoreNotFound} from '../cri/errors.js'
+import {effectiveRunAs, verifyRunAsNonRoot} from '../kuberuntime/run-as-non-root.js'
 import {prepareVolumes} from './volumes.js'
 import {CriError, errorMessage} from '../util/errors.js'
 import {removeSandboxes, stopPodSandboxes, killContainer, type KillDeps} from './kill.js'
@@ -108,6 +111,9 @@ export async function executePlan(
   const willStart = (name: string): boolean => !blocked.has(name)
 
   let sandboxId = plan.sandboxId
+  // The pod IP, for /etc/hosts, the downward API and hooks: known for an existing sandbox, asked
+  // once of the runtime for a new one.
+  let sandboxIP = observed?.sandboxes.find((s) => s.id === sandboxId)?.ip ?? ''
   const attempt = observed?.sandboxes[0]?.attempt ?? 0
   const kill = killDeps(deps)
   let sandboxConfig = sandboxConfigFor(deps, sp, attempt)
@@ -146,12 +152,13 @@ export async function executePlan(
           return {failures, sandboxId: '', started}
         }
         await removeSandboxes(runtime.runtime, (observed?.sandboxes ?? []).map((s) => s.id))
+        sandboxIP = (await ignoreNotFound(runtime.runtime.podSandboxStatus(sandboxId)).catch(() => undefined))?.network?.ip ?? ''
         break
       }
       case 'StartContainer': {
         if (!willStart(a.name)) break
         if (!sandboxId) break
-        const outcome = await startContainer(deps, sp, a, sandboxId, sandboxConfig)
+        const outcome = await startContainer(deps, sp, a, sandboxId, sandboxConfig, sandboxIP)
         if (outcome.failure) failures.push(outcome.failure)
         if (outcome.started) started.push(a.name)
         break
@@ -163,17 +170,6 @@ export async function executePlan(
 
 function killDeps(deps: ExecutorDeps): KillDeps {
   return {runtime: deps.runtime.runtime, logger: deps.logger, clock: deps.clock ?? realClock}
-}
-
-/**
- * Whether starting `container` needs the pod IP: the downward API (env) or a postStart httpGet
- * hook without a host. Asking the runtime only then saves a call per container.
- */
-export function needsPodIP(sp: StaticPod, container: Container): boolean {
-  if (sp.pod.spec.hostNetwork) return false
-  if (JSON.stringify([container.env ?? [], sp.pod.spec.volumes ?? []]).includes('status.podIP')) return true
-  const hook = container.lifecycle?.postStart
-  return Boolean(hook?.httpGet && !hook.httpGet.host)
 }
 
 function sandboxConfigFor(deps: ExecutorDeps, sp: StaticPod, attempt: number): PodSandboxConfig {
@@ -198,6 +194,7 @@ async function startContainer(
   a: StartContainerAction,
   sandboxId: string,
   sandboxConfig: PodSandboxConfig,
+  podIP: string,
 ): Promise<StartOutcome> {
   const {runtime, logger} = deps
   const container = findContainer(sp, a.name)
@@ -205,16 +202,14 @@ async function startContainer(
     return {started: false, failure: {container: a.name, reason: 'CreateContainerConfigError', message: `container ${a.name} is not in the pod spec`, permanent: true}}
   }
   const uid = sp.pod.metadata.uid
-  let podIP = ''
-  if (needsPodIP(sp, container)) {
-    try {
-      podIP = (await runtime.runtime.podSandboxStatus(sandboxId)).network?.ip ?? ''
-    } catch {
-      // The IP only feeds the downward API and hooks; a failure here shows up at CreateContainer.
-    }
-  }
+
   let config
   try {
+    // runAsNonRoot without a runAsUser asks the image who it runs as (one ImageStatus call).
+    const runAs = effectiveRunAs(sp.pod, container)
+    const imageUser = runAs.runAsNonRoot && runAs.runAsUser === undefined ? ((await runtime.images.imageStatus({image: container.image ?? ''})) ?? undefined) : undefined
+    const nonRoot = verifyRunAsNonRoot(sp.pod, container, imageUser)
+    if (nonRoot) throw new Error(nonRoot)
     config = buildContainerConfig(sp, container, {
       restartCount: a.restartCount,
       rootDir: deps.rootDir,
@@ -227,6 +222,14 @@ async function startContainer(
     })
     await prepareVolumes(deps, sp, container)
     await deps.fs.mkdirp(`${podLogDirectory(deps.podLogsDir, sp.pod.metadata.namespace, sp.pod.metadata.name, uid)}/${a.name}`)
+    const hosts = await prepareEtcHosts(
+      {fs: deps.fs, rootDir: deps.rootDir, clusterDomain: deps.clusterDomain, nodeName: sp.pod.spec.nodeName ?? '', ...(deps.hostIP ? {hostIP: deps.hostIP} : {})},
+      sp,
+      container,
+      podIP,
+      sandboxConfig.hostname,
+    )
+    if (hosts) config.mounts.push(hosts)
     const message = await prepareTerminationMessage(deps.rootDir, uid, container)
     if (message) {
       config.mounts.push(message.mount)

@@ -209,8 +209,19 @@ describe('run over the fake CRI', () => {
     // One admission list, one preload list, then one re-read per pod after its changes.
     expect(fake.callsOf('ListPodSandbox').length).toBeLessThanOrEqual(2 + 10)
     expect(fake.callsOf('ListImages').length).toBe(1)
-    // No pod IP is asked for before CreateContainer when nothing in the pod needs it.
-    const beforeCreate = fake.callNames().slice(0, fake.callNames().indexOf('CreateContainer'))
-    expect(beforeCreate).not.toContain('PodSandboxStatus')
+    // The pod IP is asked once per new sandbox (for /etc/hosts), plus once in the re-read.
+    expect(fake.callsOf('PodSandboxStatus').length).toBeLessThanOrEqual(2 * 10)
+  })
+
+  it('mounts a kubelet-managed /etc/hosts with the pod IP, hostname and hostAliases', async () => {
+    const {readFileSync} = await import('node:fs')
+    const extra = '  hostAliases: [{ip: "10.1.2.3", hostnames: [db.local]}]\n'
+    await runPods(node, [write('web.yaml', pod('web', extra))], {wait: 'running', timeoutMs: 60_000})
+    const config = fake.callsOf('CreateContainer')[0]!.args[1] as {mounts: {containerPath: string; hostPath: string}[]}
+    const hosts = config.mounts.find((m) => m.containerPath === '/etc/hosts')!
+    const text = readFileSync(hosts.hostPath, 'utf8')
+    expect(text).toMatch(/^# Kubernetes-managed hosts file\./)
+    expect(text).toMatch(/^10\.88\.0\.\d+\tweb-node1$/m)
+    expect(text).toMatch(/^10\.1\.2\.3\tdb\.local$/m)
   })
 })

@@ -229,7 +229,14 @@ export function containerStatusFromWire(c: WireContainerStatus): ContainerStatus
 }
 
 export function imageFromWire(i: WireImage): Image {
-  return {id: i.id, repoTags: [...i.repoTags], repoDigests: [...i.repoDigests], size: int64ToNumber(i.size)}
+  return {
+    id: i.id,
+    repoTags: [...i.repoTags],
+    repoDigests: [...i.repoDigests],
+    size: int64ToNumber(i.size),
+    ...(i.uid ? {uid: int64ToNumber(i.uid.value)} : {}),
+    username: i.username ?? '',
+  }
 }
 
 export function execSyncFromWire(r: WireExecSyncResponse): ExecSyncResult {

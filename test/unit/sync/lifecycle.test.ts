@@ -229,8 +229,9 @@ describe('executor: postStart hooks and termination-message files', () => {
 
   it('an empty terminationMessagePath mounts nothing', async () => {
     await executePlan(deps(), staticPod({terminationMessagePath: ''}), plan, undefined)
-    const config = fake.callsOf('CreateContainer')[0]!.args[1] as {mounts: unknown[]}
-    expect(config.mounts).toEqual([])
+    const config = fake.callsOf('CreateContainer')[0]!.args[1] as {mounts: {containerPath: string}[]}
+    // Only the pod's managed /etc/hosts, no termination-message file.
+    expect(config.mounts.map((m) => m.containerPath)).toEqual(['/etc/hosts'])
     expect(existsSync(join(work, 'root', 'pods', 'uid-1', 'containers'))).toBe(false)
   })
 })

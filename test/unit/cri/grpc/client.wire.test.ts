@@ -124,6 +124,7 @@ describe('gRPC client against an in-process CRI server', () => {
       repoTags: ['localhost:5000/busybox:latest'],
       repoDigests: [],
       size: 4276160,
+      username: '',
     })
     expect(await client.images.imageStatus({image: 'nope:1'})).toBeNull()
   })

@@ -206,13 +206,15 @@ describe('wire → plain', () => {
     expect(c.createdAt).toBe(7)
   })
 
-  it('reads image size (uint64 string) as bytes', () => {
-    expect(imageFromWire({id: 'sha256:1', repoTags: ['busybox:latest'], repoDigests: [], size: '4276160'})).toEqual({
+  it('reads image size (uint64 string) as bytes, and the image user', () => {
+    expect(imageFromWire({id: 'sha256:1', repoTags: ['busybox:latest'], repoDigests: [], size: '4276160', uid: null, username: ''})).toEqual({
       id: 'sha256:1',
       repoTags: ['busybox:latest'],
       repoDigests: [],
       size: 4276160,
+      username: '',
     })
+    expect(imageFromWire({id: 'sha256:2', repoTags: [], repoDigests: [], size: '1', uid: {value: '1000'}, username: ''}).uid).toBe(1000)
   })
 
   it('keeps exec output as Buffers', () => {

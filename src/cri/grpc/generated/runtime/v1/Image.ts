@@ -1,5 +1,6 @@
 // Original file: proto/api.proto
 
+import type { Int64Value as _runtime_v1_Int64Value, Int64Value__Output as _runtime_v1_Int64Value__Output } from '../../runtime/v1/Int64Value.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface Image {
@@ -7,6 +8,8 @@ export interface Image {
   'repoTags'?: (string)[];
   'repoDigests'?: (string)[];
   'size'?: (number | string | Long);
+  'uid'?: (_runtime_v1_Int64Value | null);
+  'username'?: (string);
 }
 
 export interface Image__Output {
@@ -14,4 +17,6 @@ export interface Image__Output {
   'repoTags': (string)[];
   'repoDigests': (string)[];
   'size': (string);
+  'uid': (_runtime_v1_Int64Value__Output | null);
+  'username': (string);
 }

@@ -356,4 +356,40 @@ spec:
     expect(ctrContainersWithLabel(POD_NAME, `portb-${NODE}`)).toEqual([])
     expect(ctrContainersWithLabel(POD_NAME, `porta-${NODE}`)).toHaveLength(2)
   }, 60_000)
+
+  it('gives containers a managed /etc/hosts with hostAliases, and refuses runAsNonRoot for a root image', async () => {
+    const manifest = writeManifest(
+      dirs.work,
+      'hosts.yaml',
+      `apiVersion: v1
+kind: Pod
+metadata: {name: hosts}
+spec:
+  terminationGracePeriodSeconds: 1
+  hostAliases: [{ip: 10.9.8.7, hostnames: [db.internal]}]
+  containers:
+  - {name: main, image: ${BUSYBOX}, command: [sh, -c, "trap 'exit 0' TERM; sleep 3600 & wait"]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: nonroot}
+spec:
+  terminationGracePeriodSeconds: 1
+  securityContext: {runAsNonRoot: true}
+  containers:
+  - {name: main, image: ${BUSYBOX}, command: [sleep, "3600"]}
+`,
+    )
+    const run = await kn(['run', '-f', manifest, '--timeout', '20s', '-o', 'json'])
+    expect(run.code).toBe(1)
+    const nonroot = items(run.stdout).find((p) => p.metadata.name === `nonroot-${NODE}`)!
+    expect(nonroot.status.containerStatuses?.[0]?.state).toMatchObject({waiting: {reason: 'CreateContainerConfigError', message: 'container has runAsNonRoot and image will run as root'}})
+    const hosts = await kn(['exec', 'hosts', '--', 'cat', '/etc/hosts'])
+    expect(hosts.code, hosts.stderr).toBe(0)
+    expect(hosts.stdout).toMatch(/^# Kubernetes-managed hosts file\./)
+    expect(hosts.stdout).toMatch(new RegExp(`^\\d+\\.\\d+\\.\\d+\\.\\d+\\thosts-${NODE}$`, 'm'))
+    expect(hosts.stdout).toMatch(/^10\.9\.8\.7\tdb\.internal$/m)
+    // Only the failing pod's container is missing: nothing was started for it.
+    expect(ctrContainersWithLabel(POD_NAME, `hosts-${NODE}`)).toHaveLength(2)
+  }, 60_000)
 })

@@ -179,15 +179,8 @@ export function podSandboxFromWire(s: WirePodSandbox): PodSandbox {
 }
 
 export function podSandboxStatusFromWire(s: WirePodSandboxStatus): PodSandboxStatus {
-  const out: PodSandboxStatus = {
-    id: s.id,
-    metadata: sandboxMetadataFromWire(s.metadata),
-    state: oneOf(sandboxStates, s.state, 'SANDBOX_NOTREADY'),
-    createdAt: int64ToNumber(s.createdAt),
-    labels: map(s.labels),
-    annotations: map(s.annotations),
-    runtimeHandler: s.runtimeHandler,
-  }
+  // A status carries every field of a listed sandbox, plus network and namespaces.
+  const out: PodSandboxStatus = podSandboxFromWire(s)
   if (s.network) out.network = {ip: s.network.ip, additionalIps: s.network.additionalIps.map((p) => ({ip: p.ip}))}
   const options = s.linux?.namespaces?.options
   if (s.linux) out.linux = options ? {namespaces: {options: namespaceOptionFromWire(options)}} : {}

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   apt-get update && apt-get install -y nodejs npm
 fi
-npm ci --no-audit --no-fund
+npm install --no-audit --no-fund
 npm run --silent build
 bash scripts/runtime.sh up
 eval "$(bash scripts/runtime.sh env)"

@@ -12,7 +12,9 @@ trap 'rm -rf "$report_dir"' EXIT
 
 echo "== dependencies"
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  # npm install, not npm ci: npm 11 leaves optional platform packages (rollup, esbuild) out of
+  # the lock file it writes, and npm ci then refuses the lock as out of sync.
+  npm install --no-audit --no-fund
 fi
 
 echo "== build and static checks"

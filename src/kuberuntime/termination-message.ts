@@ -56,7 +56,7 @@ export async function prepareTerminationMessage(
   await mkdir(dir, {recursive: true, mode: 0o750})
   const hostPath = posix.join(dir, random())
   await writeFile(hostPath, '', {mode: 0o666})
-  // The umask took bits off: any user in the container must be able to write it.
+  // The umask took bits off: every user in the container must be able to write it.
   await chmod(hostPath, 0o666)
   return {
     mount: {containerPath, hostPath, readonly: false, selinuxRelabel: false, propagation: 'PROPAGATION_PRIVATE'},

@@ -1,7 +1,7 @@
 // Lifecycle hooks (postStart, preStop) the way the kubelet runs them (pkg/kubelet/lifecycle/
 // handlers.go): exec through CRI ExecSync, httpGet to the pod IP, sleep. The probe handlers do the
 // work; this module only applies the hook rules on top of them:
-// - an httpGet hook fails only when no response came back: any status code counts as success;
+// - an httpGet hook fails only when no response came back: every status code counts as success;
 // - tcpSocket is accepted by validation but, as in the kubelet, fails when run ("invalid handler");
 // - a hook runs until done, bounded here by `timeoutMs` (the caller's grace period or 2 minutes).
 import type {Container, ContainerPort} from '../api/types.js'

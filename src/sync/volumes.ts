@@ -163,7 +163,7 @@ export async function cleanupVolumes(deps: Pick<VolumeDeps, 'rootDir' | 'logger'
 async function prepareEmptyDir(deps: VolumeDeps, v: Volume, dir: string): Promise<void> {
   await deps.fs.mkdirp(dir, 0o777)
   if (v.emptyDir?.medium !== 'Memory') {
-    // World-writable like the kubelet's, so containers running as any user can write.
+    // World-writable like the kubelet's, so containers running as whichever user can write.
     await chmod(dir, 0o777)
     return
   }

@@ -6,6 +6,7 @@ import type {ConfigMap, Container, EnvVar, ObjectStore, Pod, Secret} from '../ap
 import type {KeyValue} from '../cri/api.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 import {ConfigError} from './errors.js'
+import {ownValue} from '../util/own.js'
 
 /**
  * Replaces `$(NAME)` with lookup(NAME) when it is defined; an undefined reference stays as
@@ -94,7 +95,7 @@ export function fieldRefValue(pod: Pod, fieldPath: string, ctx: EnvContext): str
   const m = MAP_FIELD.exec(fieldPath)
   if (m) {
     const map = m[1] === 'labels' ? meta?.labels : meta?.annotations
-    return map?.[m[3] ?? ''] ?? ''
+    return ownValue(map, m[3] ?? '') ?? ''
   }
   return undefined
 }
@@ -112,7 +113,7 @@ export function resourceFieldValue(container: Container, resource: string, divis
   }
   const limits = container.resources?.limits ?? {}
   const requests = container.resources?.requests ?? {}
-  let q: string | number | undefined = kind === 'limits' ? limits[name] : (requests[name] ?? limits[name])
+  let q: string | number | undefined = kind === 'limits' ? ownValue(limits, name) : (ownValue(requests, name) ?? ownValue(limits, name))
   if (q === undefined && kind === 'limits') {
     const cap = ctx.nodeCapacity
     if (!cap || name === 'ephemeral-storage') {
@@ -211,7 +212,7 @@ function valueFrom(pod: Pod, container: Container, e: EnvVar, ctx: EnvContext, o
       if (optional === true) return undefined
       throw notFound('configmap', name)
     }
-    const v = cm.data?.[key]
+    const v = ownValue(cm.data, key)
     if (v === undefined) {
       if (optional === true) return undefined
       throw new ConfigError(`couldn't find key ${key} in ConfigMap ${namespace}/${name}`)

@@ -5,6 +5,7 @@
 import type {Container, ObjectStore, Pod, Volume} from '../api/types.js'
 import {configMapData, fieldRefValue, resourceFieldValue, secretData, type EnvContext} from './env.js'
 import {ConfigError} from './errors.js'
+import {filePathError} from '../util/relative-path.js'
 import {configMapVolumePath, downwardAPIVolumePath, emptyDirPath, projectedVolumePath, secretVolumePath} from './naming.js'
 
 export interface ProjectedFile {
@@ -28,17 +29,7 @@ type KeyToPath = NonNullable<ConfigMapSource['items']>[number]
 /** Files by path; a later file at the same path replaces the earlier one. */
 type Payload = Map<string, ProjectedFile>
 
-/** Why a file path cannot be written inside a volume, or undefined when it can. */
-export function filePathError(path: string): string | undefined {
-  if (path === '') return 'must not be empty'
-  if (path.startsWith('/')) return 'must be a relative path'
-  const parts = path.split('/')
-  if (parts.includes('..')) return "must not contain '..'"
-  // The atomic writer keeps its own entries (`..data`, `..<timestamp>`) beside the files.
-  if (parts[0]?.startsWith('..')) return "must not start with '..'"
-  if (parts.some((p) => p === '' || p === '.')) return 'must not contain empty or "." segments'
-  return undefined
-}
+export {filePathError}
 
 function add(payload: Payload, path: string, data: Buffer, mode: number): string | undefined {
   const err = filePathError(path)

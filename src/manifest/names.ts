@@ -1,5 +1,6 @@
 // Name rules of the Kubernetes API (apimachinery validation), as predicates that return the
 // reason a value is wrong, or undefined when it is valid. Pure.
+import {quantityError} from '../util/quantity.js'
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
@@ -13,6 +14,27 @@ export function dnsLabelError(value: string): string | undefined {
     return `"${value}" must be a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit`
   }
   return undefined
+}
+
+// A UID becomes a directory name (<root-dir>/pods/<uid>, log dirs): one path segment of safe
+// characters. The API server's UIDs are RFC 4122 strings; any letters, digits and '-' are allowed.
+const UID = /^[A-Za-z0-9][A-Za-z0-9-]*$/
+export const MAX_UID_LENGTH = 128
+
+/** A manifest's `metadata.uid`, which becomes a directory name. */
+export function uidError(value: string): string | undefined {
+  if (value.length > MAX_UID_LENGTH) return `must be no more than ${MAX_UID_LENGTH} characters, got ${value.length}`
+  if (!UID.test(value)) return `${JSON.stringify(value)} must consist of letters, digits and '-', starting with a letter or digit (it names the pod's directory)`
+  return undefined
+}
+
+/**
+ * `--node-name` (or the host name): it is part of every pod's name and so of log paths. The
+ * kubelet lower-cases it; it must then be a DNS-1123 subdomain.
+ */
+export function nodeNameError(value: string): string | undefined {
+  if (value === '') return 'must not be empty'
+  return dnsSubdomainError(value.toLowerCase())
 }
 
 /** A DNS-1123 subdomain: object names. */
@@ -61,8 +83,13 @@ export function portNameError(value: string): string | undefined {
   return undefined
 }
 
-/** A Kubernetes resource quantity such as `100m`, `64Mi`, `1.5`, `2e3`. */
-export function isQuantity(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isFinite(value) && value >= 0
-  return typeof value === 'string' && /^\+?(\d+(\.\d*)?|\.\d+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?$/.test(value)
+/**
+ * Why a value is not a Kubernetes resource quantity such as `100m`, `64Mi`, `1.5`, `2e3` that
+ * kube-node can honour (syntax, sign, and a size every consumer can compute with), or undefined.
+ */
+export const NOT_A_QUANTITY = 'is not a quantity'
+
+export function quantityProblem(value: unknown): string | undefined {
+  if (typeof value === 'string' && !/^\+?(\d+(\.\d*)?|\.\d+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?$/.test(value)) return NOT_A_QUANTITY
+  return quantityError(value)
 }

@@ -4,9 +4,10 @@ import {
   UNSUPPORTED, type JsonObject, type Report,
 } from './check.js'
 import {parseImageRef} from './image-ref.js'
-import {dnsLabelError, isQuantity, portNameError} from './names.js'
+import {dnsLabelError, quantityProblem, NOT_A_QUANTITY, portNameError} from './names.js'
 import {validateLifecycle, validateProbe} from './validate-probe.js'
 import {joinPath, keySegment} from './where.js'
+import {subPathError} from '../util/relative-path.js'
 
 
 export interface ContainerContext {
@@ -154,9 +155,8 @@ function validateResources(report: Report, v: unknown): void {
     const map = getObject(report, `resources.${kind}`, res[kind])
     if (!map) continue
     for (const [k, q] of Object.entries(map)) {
-      if (!isQuantity(q)) {
-        report(joinPath(`resources.${kind}`, keySegment(k)), `must be a quantity such as "500m" or "64Mi", got ${show(q)}`)
-      }
+      const problem = quantityProblem(q)
+      if (problem) report(joinPath(`resources.${kind}`, keySegment(k)), `must be a quantity such as "500m" or "64Mi", got ${show(q)}${problem === NOT_A_QUANTITY ? '' : ` (${problem})`}`)
     }
   }
   if (res['claims'] !== undefined) report('resources.claims', UNSUPPORTED)
@@ -184,9 +184,8 @@ function validateVolumeMounts(report: Report, v: unknown, volumeNames: ReadonlyS
     checkBoolean(r, 'readOnly', mount['readOnly'])
     for (const sub of ['subPath', 'subPathExpr'] as const) {
       const sp = getString(r, sub, mount[sub])
-      if (sp && (sp.startsWith('/') || sp.split('/').includes('..'))) {
-        r(sub, `must be a relative path without "..", got "${sp}"`)
-      }
+      const err = sp ? subPathError(sp) : undefined
+      if (err) r(sub, `${err}, got ${JSON.stringify(sp!.slice(0, 200))}`)
     }
     checkEnum(r, 'mountPropagation', mount['mountPropagation'], ['None', 'HostToContainer', 'Bidirectional'])
   })

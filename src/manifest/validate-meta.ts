@@ -1,6 +1,6 @@
 // Validation of `metadata` (name, namespace, labels, annotations). Pure.
 import {getObject, getString, type Report} from './check.js'
-import {dnsLabelError, dnsSubdomainError, labelValueError, qualifiedNameError} from './names.js'
+import {dnsLabelError, dnsSubdomainError, labelValueError, qualifiedNameError, uidError} from './names.js'
 import {joinPath, keySegment} from './where.js'
 
 export interface MetaOptions {
@@ -40,7 +40,11 @@ export function validateMetadata(report: Report, value: unknown, opts: MetaOptio
     const err = dnsLabelError(namespace)
     if (err) report('metadata.namespace', err)
   }
-  getString(report, 'metadata.uid', meta['uid'])
+  const uid = getString(report, 'metadata.uid', meta['uid'])
+  if (uid) {
+    const err = uidError(uid)
+    if (err) report('metadata.uid', err)
+  }
   validateKeyValues(report, 'metadata.labels', meta['labels'], true)
   validateKeyValues(report, 'metadata.annotations', meta['annotations'], false)
   return validName

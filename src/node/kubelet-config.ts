@@ -1,11 +1,13 @@
 // `--config`: the KubeletConfiguration fields kube-node honours (kubelet.config.k8s.io/v1beta1).
 // Unknown fields are warnings (a kubelet config file has many kube-node does not need); a
 // known field with a bad value is an error naming the file and the field.
-import {readFile} from 'node:fs/promises'
+import {open} from 'node:fs/promises'
 import {parse} from 'yaml'
 import {InvalidInputError, type FieldIssue} from '../util/errors.js'
 import {parseDuration} from '../util/duration.js'
 import {quantityValue} from '../util/quantity.js'
+import {ownValue} from '../util/own.js'
+import {headerProblem} from '../sources/header.js'
 
 export interface KubeletConfigValues {
   staticPodPath?: string
@@ -51,8 +53,13 @@ const quantity: Reader = (v) => {
 }
 const headerMap: Reader = (v) => {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return {error: 'must be a map of header name to a list of values'}
-  for (const values of Object.values(v)) {
+  for (const [name, values] of Object.entries(v)) {
     if (!Array.isArray(values) || !values.every((x) => typeof x === 'string')) return {error: 'must be a map of header name to a list of values'}
+    // Header values are credentials: a problem is named by the header, never by its value.
+    for (const value of values) {
+      const problem = headerProblem(name, value)
+      if (problem) return {error: problem}
+    }
   }
   return {value: v}
 }
@@ -109,7 +116,7 @@ export function parseKubeletConfig(text: string, location: string): ParsedKubele
   const unknown: string[] = []
   for (const [field, raw] of Object.entries(obj)) {
     if (IGNORED.has(field)) continue
-    const spec = FIELDS[field]
+    const spec = ownValue(FIELDS, field)
     if (!spec) {
       unknown.push(field)
       continue
@@ -122,12 +129,35 @@ export function parseKubeletConfig(text: string, location: string): ParsedKubele
   return {values: values as KubeletConfigValues, unknown}
 }
 
+/** Far more than any KubeletConfiguration; `--config /dev/zero` must not fill the memory. */
+export const MAX_CONFIG_BYTES = 1024 * 1024
+
 export async function loadKubeletConfig(path: string): Promise<ParsedKubeletConfig> {
+  const fail = (message: string): InvalidInputError => new InvalidInputError([{location: path, document: 0, field: '', message}])
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readBounded(path, MAX_CONFIG_BYTES)
   } catch (err) {
-    throw new InvalidInputError([{location: path, document: 0, field: '', message: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`}])
+    if (err instanceof RangeError) throw fail(`is larger than the ${MAX_CONFIG_BYTES / 1024} KiB limit for a configuration file`)
+    throw fail(`cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)
   }
   return parseKubeletConfig(text, path)
+}
+
+/** Reads at most `limit` bytes (any file kind, also a FIFO or a device); RangeError beyond. */
+async function readBounded(path: string, limit: number): Promise<string> {
+  const fh = await open(path, 'r')
+  try {
+    const buf = Buffer.alloc(limit + 1)
+    let total = 0
+    for (;;) {
+      const {bytesRead} = await fh.read(buf, total, buf.length - total, null)
+      if (bytesRead === 0) break
+      total += bytesRead
+      if (total > limit) throw new RangeError('too large')
+    }
+    return buf.subarray(0, total).toString('utf8')
+  } finally {
+    await fh.close()
+  }
 }

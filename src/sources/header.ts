@@ -12,12 +12,21 @@ export function parseHeaderFlag(flag: string): {key: string; value: string} {
   // Optional whitespace around a field value is not part of it (RFC 9110 §5.5).
   const value = flag.slice(colon + 1).trim()
   if (key === '') throw new InvalidInputError('--manifest-url-header must be written as Key:Value (the key is empty)')
-  if (!TOKEN.test(key)) throw new InvalidInputError(`--manifest-url-header: ${JSON.stringify(key)} is not a valid HTTP header name`)
-  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value)) {
-    throw new InvalidInputError(`--manifest-url-header ${key}: the value contains a line break or control character`)
-  }
+  const problem = headerProblem(key, value)
+  if (problem) throw new InvalidInputError(`--manifest-url-header: ${problem}`)
   return {key, value}
 }
+
+/** Why a header cannot be sent (named by its key only: values are credentials), or undefined. */
+export function headerProblem(key: string, value: string): string | undefined {
+  if (!TOKEN.test(key)) return `${JSON.stringify(key.slice(0, 100))} is not a valid HTTP header name`
+  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value)) return `header ${key}: the value contains a line break or control character`
+  if (value.length > MAX_HEADER_VALUE) return `header ${key}: the value is longer than ${MAX_HEADER_VALUE} characters`
+  return undefined
+}
+
+/** Longer than any token; keeps a header from exceeding what servers accept. */
+export const MAX_HEADER_VALUE = 8192
 
 /** Every flag, grouped by header name (case-insensitive, first spelling kept), values in order. */
 export function parseHeaderFlags(flags: readonly string[]): Record<string, string[]> {

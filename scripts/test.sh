@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run) and as the README's second command: installs the
 # project's dependencies, builds, type-checks, checks import cycles, runs unit and integration
-# tests, sets up a private containerd (scripts/runtime.sh) and runs the end-to-end tests against it.
+# tests, sets up a private containerd (scripts/runtime.sh) and runs the end-to-end tests and the
+# adversarial suite (hostile and careless input, test/adversarial) against it.
 # The last line is "tests: N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,8 @@ if [ "$(id -u)" = 0 ] && [ "${KUBE_NODE_SKIP_E2E:-}" != 1 ]; then
   eval "$(bash scripts/runtime.sh env)"
   echo "== end-to-end tests"
   npx vitest run --config vitest.e2e.config.ts --reporter=default --reporter=json --outputFile="$report_dir/e2e.json" || e2e_rc=$?
+  echo "== adversarial tests"
+  npx vitest run --config vitest.adversarial.config.ts --reporter=default --reporter=json --outputFile="$report_dir/adversarial.json" || e2e_rc=$?
 else
   echo "end-to-end tests need root and the private containerd; skipped (KUBE_NODE_SKIP_E2E=${KUBE_NODE_SKIP_E2E:-})"
   if [ -n "$CI" ]; then echo "CI must run the end-to-end tests" >&2; e2e_rc=1; fi
@@ -49,6 +52,6 @@ node -e '
     if (r.numFailedTests === 0) failed += r.numFailedTestSuites || 0;
   }
   console.log(`tests: ${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
-' "$report_dir/unit.json" "$report_dir/e2e.json"
+' "$report_dir/unit.json" "$report_dir/e2e.json" "$report_dir/adversarial.json"
 
 [ "$unit_rc" = 0 ] && [ "$e2e_rc" = 0 ]

@@ -6,6 +6,8 @@ import type {FieldIssue} from '../util/errors.js'
 import {errorMessage} from '../util/errors.js'
 import {isObject, show, typeName, type JsonObject} from './check.js'
 import {issueAt, type DocumentRef} from './where.js'
+import {MAX_OBJECTS} from './limits.js'
+import {prescanYaml} from './prescan.js'
 
 export type DecodedKind = 'Pod' | 'ConfigMap' | 'Secret'
 
@@ -23,21 +25,20 @@ export interface DecodeResult {
 
 const OBJECT_KINDS: readonly string[] = ['Pod', 'ConfigMap', 'Secret']
 
-/**
- * More documents than any real manifest has: refused before parsing, so a huge file of tiny
- * documents cannot stall kube-node (the kubelet reads one pod per file).
- */
-export const MAX_DOCUMENTS = 1000
+export {MAX_DOCUMENTS} from './limits.js'
 
 export function decodeManifest(location: string, text: string): DecodeResult {
   const objects: DecodedObject[] = []
   const issues: FieldIssue[] = []
-  const separators = text.match(/^---/gm)?.length ?? 0
-  if (separators + 1 > MAX_DOCUMENTS) {
-    issues.push(issueAt({location, document: 0}, '', `has ${separators + 1} YAML documents; at most ${MAX_DOCUMENTS} are allowed in one location`))
+  // Over a limit: refused before parsing, so a bomb of any shape costs milliseconds.
+  const tooLarge = prescanYaml(text)
+  if (tooLarge) {
+    issues.push(issueAt({location, document: 0}, '', tooLarge))
     return {objects, issues}
   }
-  parseAllDocuments(text, {version: '1.2', uniqueKeys: true}).forEach((doc, document) => {
+  const docs = parseAllDocuments(text, {version: '1.2', uniqueKeys: true})
+  // A stream with no documents parses to a lone EmptyStream, which has no forEach.
+  ;(Array.isArray(docs) ? docs : []).forEach((doc, document) => {
     const ref: DocumentRef = {location, document}
     if (doc.errors.length > 0) {
       // One sentence per syntax error; the library's message already says "at line L, column C".
@@ -54,6 +55,9 @@ export function decodeManifest(location: string, text: string): DecodeResult {
     if (value === null || value === undefined) return
     decodeValue(value, ref, objects, issues)
   })
+  if (objects.length > MAX_OBJECTS) {
+    return {objects: [], issues: [issueAt({location, document: 0}, '', `holds ${objects.length} objects; at most ${MAX_OBJECTS} are allowed in one location`)]}
+  }
   return {objects, issues}
 }
 
@@ -79,6 +83,10 @@ function decodeList(list: JsonObject, kind: 'List' | 'PodList', ref: DocumentRef
   if (items === undefined || items === null) return
   if (!Array.isArray(items)) {
     issues.push(issueAt(ref, 'items', `must be a list, got ${typeName(items)}`))
+    return
+  }
+  if (items.length > MAX_OBJECTS) {
+    issues.push(issueAt(ref, 'items', `has ${items.length} items; at most ${MAX_OBJECTS} objects are allowed in one location`))
     return
   }
   items.forEach((item: unknown, i) => {

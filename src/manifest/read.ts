@@ -7,8 +7,9 @@ import {join} from 'node:path'
 import type {PodSource} from '../api/types.js'
 import {errorMessage, InvalidInputError, type FieldIssue} from '../util/errors.js'
 import {parseLocation, sourceKind, type ManifestLocation} from './location.js'
+import {MAX_MANIFEST_BYTES} from './limits.js'
 
-export const MAX_MANIFEST_BYTES = 10 * 1024 * 1024
+export {MAX_MANIFEST_BYTES} from './limits.js'
 export const HTTP_TIMEOUT_MS = 10_000
 const EXTENSIONS = ['.yaml', '.yml', '.json']
 

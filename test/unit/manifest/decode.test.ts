@@ -77,6 +77,6 @@ describe('document limit', () => {
   it('refuses a location with more documents than MAX_DOCUMENTS before parsing it', () => {
     const r = decodeManifest('many.yaml', 'x: 1\n---\n'.repeat(MAX_DOCUMENTS))
     expect(r.objects).toEqual([])
-    expect(r.issues).toEqual([{location: 'many.yaml', document: 0, field: '', message: `has ${MAX_DOCUMENTS + 1} YAML documents; at most ${MAX_DOCUMENTS} are allowed in one location`}])
+    expect(r.issues).toEqual([{location: 'many.yaml', document: 0, field: '', message: `has more than ${MAX_DOCUMENTS} YAML documents; at most ${MAX_DOCUMENTS} are allowed in one location`}])
   })
 })

@@ -2,7 +2,10 @@ import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
 import {watchPods} from '../node/watch.js'
 import {createMetrics} from '../node/metrics.js'
-import {parseHeaderFlags} from '../sources/header.js'
+import {mergeHeaders, parseHeaderFlags} from '../sources/header.js'
+import {readHeaderFile} from '../sources/header-file.js'
+import {manifestUrlError} from '../manifest/fetch-url.js'
+import {redactUrl} from '../manifest/redact-url.js'
 import {parseDuration} from '../util/duration.js'
 import {InvalidInputError} from '../util/errors.js'
 import {createNode} from '../node/create-node.js'
@@ -28,7 +31,8 @@ export default class Watch extends BaseCommand<typeof Watch> {
   }
   static override flags = {
     'manifest-url': Flags.string({summary: 'URL to poll for pod manifests (repeatable).', multiple: true, default: []}),
-    'manifest-url-header': Flags.string({summary: "HTTP header for --manifest-url requests, as 'Key:Value' (repeatable).", multiple: true, default: []}),
+    'manifest-url-header': Flags.string({summary: "HTTP header for --manifest-url requests, as 'Key:Value' (repeatable). Visible to local users in the process list: prefer --manifest-url-header-file.", multiple: true, default: []}),
+    'manifest-url-header-file': Flags.string({summary: "File of HTTP headers for --manifest-url requests, one 'Key: Value' per line (# comments allowed)."}),
     'file-check-frequency': Flags.string({summary: 'How often to re-list the manifest directory.', default: '20s'}),
     'http-check-frequency': Flags.string({summary: 'How often to poll --manifest-url.', default: '20s'}),
     'sync-frequency': Flags.string({summary: 'How often every pod is re-synced.', default: '1m'}),
@@ -41,7 +45,11 @@ export default class Watch extends BaseCommand<typeof Watch> {
     const {args} = await this.parse(Watch)
     const f = this.flags
     const kc = this.kubeletConfig
-    const headers = f['manifest-url-header'].length > 0 ? parseHeaderFlags(f['manifest-url-header']) : (kc.staticPodURLHeader ?? {})
+    const fromFlags = f['manifest-url-header'].length > 0 ? parseHeaderFlags(f['manifest-url-header']) : (kc.staticPodURLHeader ?? {})
+    const headers = f['manifest-url-header-file'] ? mergeHeaders(fromFlags, await readHeaderFile(f['manifest-url-header-file'])) : fromFlags
+    if (f['manifest-url-header'].length > 0) {
+      this.logger.warn('--manifest-url-header values are visible to every local user in the process list; use --manifest-url-header-file or staticPodURLHeader in --config for credentials')
+    }
     const opts = {
       fileCheckFrequencyMs: this.pick('file-check-frequency', kc.fileCheckFrequencyMs, durationFlag('file-check-frequency', f['file-check-frequency'])),
       httpCheckFrequencyMs: this.pick('http-check-frequency', kc.httpCheckFrequencyMs, durationFlag('http-check-frequency', f['http-check-frequency'])),
@@ -49,6 +57,11 @@ export default class Watch extends BaseCommand<typeof Watch> {
     }
     const dir = args.dir ?? kc.staticPodPath
     const urls = f['manifest-url'].length > 0 ? f['manifest-url'] : kc.staticPodURL ? [kc.staticPodURL] : []
+    for (const url of urls) {
+      const problem = manifestUrlError(url)
+      // The URL itself is not echoed: it may carry credentials.
+      if (problem) throw new InvalidInputError(`--manifest-url ${redactUrl(url)} ${problem}`)
+    }
     const metrics = createMetrics()
     const node = await createNode(this.nodeConfig(), this.logger, {criMetrics: metrics.cri})
     const abort = new AbortController()

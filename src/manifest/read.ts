@@ -8,6 +8,8 @@ import type {PodSource} from '../api/types.js'
 import {errorMessage, InvalidInputError, type FieldIssue} from '../util/errors.js'
 import {parseLocation, sourceKind, type ManifestLocation} from './location.js'
 import {MAX_MANIFEST_BYTES} from './limits.js'
+import {getSameOrigin, type GetInit} from './fetch-url.js'
+import {redactUrl} from './redact-url.js'
 
 export {MAX_MANIFEST_BYTES} from './limits.js'
 export const HTTP_TIMEOUT_MS = 10_000
@@ -51,7 +53,18 @@ export interface ReadResult {
 
 /** Reads every location in order; throws one InvalidInputError naming every unreadable one. */
 export async function readManifests(locations: readonly string[], io: ManifestIO = {}): Promise<ManifestBlob[]> {
-  const blobs: ManifestBlob[] = []
+  return (await readManifestGroups(locations, io)).flatMap((g) => g.blobs)
+}
+
+/** What one location argument (`-f ARG`) yielded: a file's, a directory's or a URL's blobs. */
+export interface BlobGroup {
+  arg: string
+  blobs: ManifestBlob[]
+}
+
+/** Like readManifests, with the blobs grouped by the argument they came from. */
+export async function readManifestGroups(locations: readonly string[], io: ManifestIO = {}): Promise<BlobGroup[]> {
+  const groups: BlobGroup[] = []
   const issues: FieldIssue[] = []
   let stdinSeen = false
   for (const arg of locations) {
@@ -70,11 +83,11 @@ export async function readManifests(locations: readonly string[], io: ManifestIO
       stdinSeen = true
     }
     const result = await readLocation(loc, io)
-    blobs.push(...result.blobs)
+    groups.push({arg: loc.kind === 'url' ? redactUrl(loc.url) : loc.arg, blobs: result.blobs})
     issues.push(...result.issues)
   }
   if (issues.length > 0) throw new InvalidInputError(issues)
-  return blobs
+  return groups
 }
 
 /** Reads one location; problems are returned, not thrown, so a source can skip a bad file. */
@@ -88,11 +101,12 @@ export async function readLocation(loc: ManifestLocation, io: ManifestIO = {}): 
     }
     if (loc.kind === 'url') {
       const text = await fetchText(loc.url, io)
-      return {blobs: [{location: loc.url, source, text}], issues: []}
+      // The URL as shown everywhere (issues, the pod's source, pod.json): no userinfo, no query.
+      return {blobs: [{location: redactUrl(loc.url), source, text}], issues: []}
     }
     return await readPath(loc.path, io)
   } catch (err) {
-    return {blobs: [], issues: [readIssue(loc.kind === 'stdin' ? '-' : loc.kind === 'url' ? loc.url : loc.path, errorMessage(err))]}
+    return {blobs: [], issues: [readIssue(loc.kind === 'stdin' ? '-' : loc.kind === 'url' ? redactUrl(loc.url) : loc.path, errorMessage(err))]}
   }
 }
 
@@ -150,8 +164,8 @@ async function fetchText(url: string, io: ManifestIO): Promise<string> {
   return decodeText(Buffer.concat(chunks))
 }
 
-async function defaultFetch(url: string, init: {signal: AbortSignal; headers: Array<[string, string]>}): Promise<HttpResponse> {
-  const res = await fetch(url, {signal: init.signal, headers: init.headers, redirect: 'follow'})
+async function defaultFetch(url: string, init: GetInit): Promise<HttpResponse> {
+  const res = await getSameOrigin(fetch, url, init)
   return {status: res.status, statusText: res.statusText, body: res.body}
 }
 

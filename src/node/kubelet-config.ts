@@ -1,12 +1,12 @@
 // `--config`: the KubeletConfiguration fields kube-node honours (kubelet.config.k8s.io/v1beta1).
 // Unknown fields are warnings (a kubelet config file has many kube-node does not need); a
 // known field with a bad value is an error naming the file and the field.
-import {open} from 'node:fs/promises'
 import {parse} from 'yaml'
 import {InvalidInputError, type FieldIssue} from '../util/errors.js'
 import {parseDuration} from '../util/duration.js'
 import {quantityValue} from '../util/quantity.js'
 import {ownValue} from '../util/own.js'
+import {readBounded, TooLargeError} from '../util/read-bounded.js'
 import {headerProblem} from '../sources/header.js'
 
 export interface KubeletConfigValues {
@@ -138,26 +138,8 @@ export async function loadKubeletConfig(path: string): Promise<ParsedKubeletConf
   try {
     text = await readBounded(path, MAX_CONFIG_BYTES)
   } catch (err) {
-    if (err instanceof RangeError) throw fail(`is larger than the ${MAX_CONFIG_BYTES / 1024} KiB limit for a configuration file`)
+    if (err instanceof TooLargeError) throw fail(`is larger than the ${MAX_CONFIG_BYTES / 1024} KiB limit for a configuration file`)
     throw fail(`cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}`)
   }
   return parseKubeletConfig(text, path)
-}
-
-/** Reads at most `limit` bytes (any file kind, also a FIFO or a device); RangeError beyond. */
-async function readBounded(path: string, limit: number): Promise<string> {
-  const fh = await open(path, 'r')
-  try {
-    const buf = Buffer.alloc(limit + 1)
-    let total = 0
-    for (;;) {
-      const {bytesRead} = await fh.read(buf, total, buf.length - total, null)
-      if (bytesRead === 0) break
-      total += bytesRead
-      if (total > limit) throw new RangeError('too large')
-    }
-    return buf.subarray(0, total).toString('utf8')
-  } finally {
-    await fh.close()
-  }
 }

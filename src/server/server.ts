@@ -43,6 +43,18 @@ export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
 
 type Route = (res: ServerResponse) => Promise<void>
 
+// Bounds on what one client can make the daemon hold: these endpoints answer small GETs.
+const SERVER_LIMITS = {
+  maxHeaderSize: 16 * 1024,
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+} as const
+const KEEP_ALIVE_TIMEOUT_MS = 5_000
+const MAX_HEADERS_COUNT = 100
+const MAX_REQUESTS_PER_SOCKET = 1000
+const MAX_CONNECTIONS = 128
+const MAX_URL_LENGTH = 8 * 1024
+
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const {handlers, logger} = opts
   const healthz: Route = async (res) => {
@@ -56,6 +68,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     '/metrics': async (res) => send(res, 200, METRICS_CONTENT_TYPE, await handlers.metrics()),
   }
   const servers: Server[] = []
+  if (!isLoopback(opts.address) && (opts.port !== 0 || opts.healthzPort !== 0)) {
+    logger.warn('Serving on a non-loopback address: /pods (full pod specs, literal env values) and /metrics have no authentication; anyone who can reach this address can read them', {address: opts.address})
+  }
   try {
     const port = await listen(opts.address, opts.port, '--port', main, logger, servers)
     const healthzPort = await listen(opts.address, opts.healthzPort, '--healthz-port', {'/healthz': healthz}, logger, servers)
@@ -75,7 +90,28 @@ async function listen(
   servers: Server[],
 ): Promise<number> {
   if (port === 0) return 0
-  const server = createServer((req, res) => void handle(req, res, routes, logger))
+  const server = createServer(SERVER_LIMITS, (req, res) => {
+    handle(req, res, routes, logger).catch((err: unknown) => {
+      // Last line of defence: no request may take the daemon down.
+      logger.error('HTTP request failed', {error: errorMessage(err)})
+      res.destroy()
+    })
+  })
+  server.maxConnections = MAX_CONNECTIONS
+  server.headersTimeout = SERVER_LIMITS.headersTimeout
+  server.requestTimeout = SERVER_LIMITS.requestTimeout
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
+  server.maxHeadersCount = MAX_HEADERS_COUNT
+  server.maxRequestsPerSocket = MAX_REQUESTS_PER_SOCKET
+  // Malformed request lines, TLS bytes, oversized headers: a 400 and the connection is closed.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    logger.debug(4, 'HTTP client error', {code: err.code ?? '', error: errorMessage(err)})
+    if (socket.writable && !socket.destroyed) {
+      const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request'
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+    }
+    socket.destroy()
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) => reject(new InvalidInputError(`cannot listen on ${address}:${port} (${flag}): ${errorMessage(err)}`)))
     server.listen(port === 'ephemeral' ? 0 : port, address, () => resolve())
@@ -88,9 +124,12 @@ async function listen(
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, routes: Record<string, Route>, logger: Logger): Promise<void> {
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname
-  logger.debug(5, 'HTTP request', {method: req.method, path})
-  const route = routes[path]
+  // A body is never read: drop it as it comes instead of buffering it.
+  req.resume()
+  const path = requestPath(req.url)
+  if (path === undefined) return send(res, 400, 'text/plain; charset=utf-8', 'bad request\n')
+  logger.debug(5, 'HTTP request', {method: req.method ?? '', path})
+  const route = Object.hasOwn(routes, path) ? routes[path] : undefined
   if (!route) return send(res, 404, 'text/plain; charset=utf-8', '404 page not found\n')
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD')
@@ -103,6 +142,22 @@ async function handle(req: IncomingMessage, res: ServerResponse, routes: Record<
     if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `internal error: ${errorMessage(err)}\n`)
     else res.destroy()
   }
+}
+
+/**
+ * The path of an origin-form request target (`/pods?x=1` → `/pods`), or undefined for anything
+ * else (`*`, `http://host/…`, `//`, over-long): routes are exact paths, nothing is decoded.
+ */
+export function requestPath(url: string | undefined): string | undefined {
+  if (url === undefined || !url.startsWith('/') || url.startsWith('//') || url.length > MAX_URL_LENGTH) return undefined
+  const end = url.search(/[?#]/)
+  return end === -1 ? url : url.slice(0, end)
+}
+
+/** Addresses only this machine can reach: the endpoints carry no authentication. */
+export function isLoopback(address: string): boolean {
+  const a = address.toLowerCase().replace(/^\[|\]$/g, '')
+  return a === 'localhost' || a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a) || /^::ffff:127\./.test(a)
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string): void {

@@ -36,7 +36,19 @@ export function parseHeaderFlags(flags: readonly string[]): Record<string, strin
     const {key, value} = parseHeaderFlag(flag)
     const name = spelling.get(key.toLowerCase()) ?? key
     spelling.set(key.toLowerCase(), name)
-    ;(out[name] ??= []).push(value)
+    out[name] = [...(Object.hasOwn(out, name) ? out[name]! : []), value]
+  }
+  return out
+}
+
+/** Headers of two origins together, values of the same name (case-insensitive) in order. */
+export function mergeHeaders(a: Readonly<Record<string, string[]>>, b: Readonly<Record<string, string[]>>): Record<string, string[]> {
+  const out: Record<string, string[]> = {}
+  const spelling = new Map<string, string>()
+  for (const [key, values] of [...Object.entries(a), ...Object.entries(b)]) {
+    const name = spelling.get(key.toLowerCase()) ?? key
+    spelling.set(key.toLowerCase(), name)
+    out[name] = [...(Object.hasOwn(out, name) ? out[name]! : []), ...values]
   }
   return out
 }

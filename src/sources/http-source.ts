@@ -8,13 +8,14 @@
 // Header values are credentials: they are never logged, and error texts are scrubbed of them.
 // The URL is shown without userinfo, query and fragment everywhere (logs, issues, pod source).
 import {readLocation, type HttpResponse, type ManifestIO} from '../manifest/read.js'
+import {getSameOrigin} from '../manifest/fetch-url.js'
 import {realClock, type Clock} from '../util/clock.js'
 import {errorMessage, InternalError, type FieldIssue} from '../util/errors.js'
 import {canonicalJson} from '../util/hash.js'
 import type {Logger} from '../util/logger.js'
 import {IssueLog} from './issue-log.js'
 import {ManifestCache} from './manifest-cache.js'
-import {redactUrl, scrub} from './redact.js'
+import {redactUrl, scrub} from '../manifest/redact-url.js'
 import {repeat, serialRunner} from './runner.js'
 import type {ManifestSource, SourceSnapshot} from './types.js'
 
@@ -41,7 +42,7 @@ export function createHttpSource(opts: HttpSourceOptions): ManifestSource {
   const io: ManifestIO = {
     httpHeaders: headers,
     fetch: async (url, init): Promise<HttpResponse> => {
-      const res = await doFetch(url, {signal: AbortSignal.any([init.signal, stopping.signal]), headers: init.headers, redirect: 'follow'})
+      const res = await getSameOrigin(doFetch, url, {signal: AbortSignal.any([init.signal, stopping.signal]), headers: init.headers})
       if (res.status === 200) return {status: res.status, statusText: res.statusText, body: res.body}
       // The body of an error answer is not read: release the connection.
       await res.body?.cancel().catch(() => {})

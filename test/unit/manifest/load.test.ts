@@ -115,3 +115,22 @@ describe('fixtures', () => {
     expect(etcd?.pod.spec.volumes?.[0]?.hostPath).toEqual({path: '/etc/kubernetes/pki/etcd', type: 'DirectoryOrCreate'})
   })
 })
+
+describe('a location that yields no Pod', () => {
+  it.each([
+    ['an empty file', ''],
+    ['only comments', '# nothing here\n'],
+    ['only separators', '---\n---\n...\n'],
+    ['an empty List', 'apiVersion: v1\nkind: List\nitems: []\n'],
+    ['only a ConfigMap', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n'],
+  ])('%s is invalid input naming the location', async (_what, text) => {
+    const err = await loadError({'pods.yaml': podYaml('a'), 'empty.yaml': text})
+    expect(err.issues).toEqual([{location: 'empty.yaml', document: 0, field: '', message: expect.stringContaining('holds no Pod')}])
+  })
+
+  it('is fine beside pods in the same location (a ConfigMap next to its pod)', async () => {
+    const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n'
+    const {pods, configMaps} = await loadStaticPods(['both.yaml'], {nodeName: 'node-1', io: filesIO({'both.yaml': `${cm}---\n${podYaml('a')}`})})
+    expect([pods.length, configMaps.length]).toEqual([1, 1])
+  })
+})

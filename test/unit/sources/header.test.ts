@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {parseHeaderFlag, parseHeaderFlags} from '../../../src/sources/header.js'
-import {redactUrl, scrub} from '../../../src/sources/redact.js'
+import {redactUrl, scrub} from '../../../src/manifest/redact-url.js'
 import {InvalidInputError} from '../../../src/util/errors.js'
 
 describe('parseHeaderFlag', () => {

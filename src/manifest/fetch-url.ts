@@ -28,9 +28,12 @@ export function manifestUrlError(url: string): string | undefined {
 
 export async function getSameOrigin(doFetch: FetchFn, url: string, init: GetInit): Promise<Response> {
   let current = new URL(url)
+  const headers = withUserinfo(current, init.headers)
+  current.username = ''
+  current.password = ''
   const origin = current.origin
   for (let hop = 0; ; hop++) {
-    const res = await doFetch(current.href, {signal: init.signal, headers: init.headers, redirect: 'manual'})
+    const res = await doFetch(current.href, {signal: init.signal, headers, redirect: 'manual'})
     if (res.status < 300 || res.status > 399 || res.status === 304) return res
     await res.body?.cancel().catch(() => {})
     const location = res.headers.get('location')
@@ -47,4 +50,15 @@ export async function getSameOrigin(doFetch: FetchFn, url: string, init: GetInit
     }
     current = next
   }
+}
+
+/**
+ * `http://user:pw@host/…` sends basic authentication, as Go's client (and so the kubelet) does;
+ * fetch itself refuses such URLs. A configured Authorization header wins.
+ */
+function withUserinfo(url: URL, headers: Array<[string, string]>): Array<[string, string]> {
+  if (url.username === '' && url.password === '') return headers
+  if (headers.some(([k]) => k.toLowerCase() === 'authorization')) return headers
+  const token = Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')
+  return [...headers, ['Authorization', `Basic ${token}`]]
 }

@@ -9,7 +9,7 @@ import {errorMessage, InvalidInputError, type FieldIssue} from '../util/errors.j
 import {parseLocation, sourceKind, type ManifestLocation} from './location.js'
 import {MAX_MANIFEST_BYTES} from './limits.js'
 import {getSameOrigin, type GetInit} from './fetch-url.js'
-import {redactUrl} from './redact-url.js'
+import {redactUrl, scrub, urlSecrets} from './redact-url.js'
 
 export {MAX_MANIFEST_BYTES} from './limits.js'
 export const HTTP_TIMEOUT_MS = 10_000
@@ -106,7 +106,8 @@ export async function readLocation(loc: ManifestLocation, io: ManifestIO = {}): 
     }
     return await readPath(loc.path, io)
   } catch (err) {
-    return {blobs: [], issues: [readIssue(loc.kind === 'stdin' ? '-' : loc.kind === 'url' ? redactUrl(loc.url) : loc.path, errorMessage(err))]}
+    if (loc.kind === 'url') return {blobs: [], issues: [readIssue(redactUrl(loc.url), scrub(errorMessage(err), urlSecrets(loc.url)))]}
+    return {blobs: [], issues: [readIssue(loc.kind === 'stdin' ? '-' : loc.path, errorMessage(err))]}
   }
 }
 

@@ -20,3 +20,15 @@ export function scrub(text: string, secrets: readonly string[]): string {
   }
   return out
 }
+
+/** The parts of a URL that may be secret (the whole URL, userinfo, query, fragment), for scrub. */
+export function urlSecrets(url: string): string[] {
+  const out = [url]
+  try {
+    const u = new URL(url)
+    out.push(u.href, u.username, u.password, decodeURIComponent(u.password), u.search, u.hash)
+  } catch {
+    // Not parseable: the raw text is all there is to hide.
+  }
+  return out.filter((s) => s.length > 1)
+}

@@ -13,6 +13,7 @@ import type {ContainerStatus, Mount} from '../cri/api.js'
 import type {RuntimePod} from './model.js'
 import {TERMINATION_MESSAGE_PATH_ANNOTATION, TERMINATION_MESSAGE_POLICY_ANNOTATION} from './labels.js'
 import {podDataDir} from './naming.js'
+import {joinInside} from '../util/contained-path.js'
 import {errorMessage} from '../util/errors.js'
 
 /** kube-node's annotation: the host file mounted at the container's terminationMessagePath. */
@@ -30,7 +31,7 @@ export type TerminationMessagePolicy = 'File' | 'FallbackToLogsOnError' | string
 
 /** `<rootDir>/pods/<uid>/containers/<name>`: where the container's message files live. */
 export function containerDataDir(rootDir: string, uid: string, containerName: string): string {
-  return posix.join(podDataDir(rootDir, uid), 'containers', containerName)
+  return joinInside(podDataDir(rootDir, uid), 'container name', 'containers', containerName)
 }
 
 export interface TerminationMessageSetup {

@@ -1,12 +1,13 @@
 // Container log rotation, as the kubelet's container log manager does it: when a running
 // container's log passes maxSize, rename it to `<log>.<YYYYMMDD-HHMMSS>`, ask the runtime to
 // reopen the log (CRI ReopenContainerLog), and keep at most maxFiles files in all.
-import {readdir, rename, stat, unlink} from 'node:fs/promises'
+import {lstat, readdir, rename, unlink} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 import type {RuntimeService} from '../cri/port.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Logger} from '../util/logger.js'
 import {errorMessage} from '../util/errors.js'
+import {isInside} from '../util/contained-path.js'
 
 export interface LogRotationOptions {
   maxSizeBytes: number
@@ -27,12 +28,25 @@ async function rotatedFiles(path: string): Promise<string[]> {
   return names.filter((n) => n.startsWith(prefix)).sort().map((n) => join(dirname(path), n))
 }
 
-export async function rotateLogs(runtime: RuntimeService, pods: readonly RuntimePod[], opts: LogRotationOptions, now: Date, logger: Logger): Promise<void> {
+export async function rotateLogs(
+  runtime: RuntimeService,
+  pods: readonly RuntimePod[],
+  opts: LogRotationOptions & {podLogsDir: string},
+  now: Date,
+  logger: Logger,
+): Promise<void> {
   for (const pod of pods) {
     for (const c of pod.containers) {
       if (c.state !== 'running' || !c.logPath) continue
+      // The runtime reports the path; only files under --pod-logs-dir are ever renamed or deleted.
+      if (!isInside(opts.podLogsDir, c.logPath) || c.logPath.split('/').includes('..')) {
+        logger.warn('Not rotating a container log outside --pod-logs-dir', {pod: pod.name, container: c.name, path: c.logPath})
+        continue
+      }
       try {
-        const size = (await stat(c.logPath)).size
+        const st = await lstat(c.logPath)
+        if (!st.isFile()) continue
+        const size = st.size
         if (size < opts.maxSizeBytes) continue
         await rename(c.logPath, `${c.logPath}.${stamp(now)}`)
         await runtime.reopenContainerLog(c.id)

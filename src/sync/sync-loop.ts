@@ -231,7 +231,7 @@ export class SyncLoop {
         await runtime.removePodSandbox(id)
       }
       if (garbage.containers.length + garbage.sandboxes.length > 0) logger.debug(2, 'Collected garbage', {containers: garbage.containers.length, sandboxes: garbage.sandboxes.length})
-      await rotateLogs(runtime, pods, this.opts.logRotation, new Date(clock.now()), logger)
+      await rotateLogs(runtime, pods, {...this.opts.logRotation, podLogsDir: this.deps.sync.deps.podLogsDir}, new Date(clock.now()), logger)
     } catch (err) {
       logger.warn('Garbage collection failed; will retry', {err: errorMessage(err)})
     }

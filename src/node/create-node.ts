@@ -11,6 +11,7 @@ import {instrumentRuntime, type CriMetrics} from '../cri/instrumented.js'
 import {parseResolvConf} from '../kuberuntime/dns.js'
 import {BackOff} from '../sync/backoff.js'
 import {nodeHostFs, type HostFs} from '../sync/host-fs.js'
+import {podRecorder} from './pod-store.js'
 import type {SyncContext} from '../sync/sync-pod.js'
 import {ProbeManager} from '../prober/manager.js'
 import {EMPTY_OBJECT_STORE} from '../manifest/object-store.js'
@@ -78,6 +79,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       clusterDomain: config.clusterDomain,
       objects: EMPTY_OBJECT_STORE,
       clock,
+      savePod: podRecorder(config.rootDir),
       hostIP: primaryHostIP(),
       nodeCapacity: {cpuMilli: os.availableParallelism() * 1000, memoryBytes: os.totalmem()},
       ...(config.serializeImagePulls === false ? {} : {serializePulls: serialQueue()}),

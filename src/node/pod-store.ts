@@ -1,7 +1,8 @@
 // The last applied manifest of each pod, under <root-dir>/pods/<uid>/pod.json. With the runtime's
 // labels it lets `get`, `logs` and `down` rebuild a pod's full picture without the manifest, and
 // survives kube-node restarts. Written atomically (temp file + rename) so a crash never leaves
-// half a file.
+// half a file, 0640 inside the pod's 0750 directory, and only by the sync path, which only
+// validated and admitted pods reach.
 import {mkdir, readFile, rename, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import type {StaticPod} from '../api/types.js'
@@ -9,12 +10,24 @@ import {podDataDir} from '../kuberuntime/naming.js'
 
 const FILE = 'pod.json'
 
-export async function savePod(rootDir: string, sp: StaticPod): Promise<void> {
-  const dir = podDataDir(rootDir, sp.pod.metadata.uid)
+async function writePodJson(rootDir: string, uid: string, text: string): Promise<void> {
+  const dir = podDataDir(rootDir, uid)
   await mkdir(dir, {recursive: true, mode: 0o750})
   const tmp = join(dir, `.${FILE}.${process.pid}.tmp`)
-  await writeFile(tmp, JSON.stringify(sp, null, 2) + '\n', {mode: 0o640})
+  await writeFile(tmp, text, {mode: 0o640})
   await rename(tmp, join(dir, FILE))
+}
+
+/** savePod that writes only when a pod's manifest changed since this process last wrote it. */
+export function podRecorder(rootDir: string): (sp: StaticPod) => Promise<void> {
+  const written = new Map<string, string>()
+  return async (sp) => {
+    const uid = sp.pod.metadata.uid
+    const text = JSON.stringify(sp, null, 2) + '\n'
+    if (written.get(uid) === text) return
+    await writePodJson(rootDir, uid, text)
+    written.set(uid, text)
+  }
 }
 
 export async function loadPod(rootDir: string, uid: string): Promise<StaticPod | undefined> {

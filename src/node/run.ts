@@ -1,9 +1,9 @@
 // `run`: load and validate every manifest first (nothing touches the runtime if any is invalid),
-// remember each pod's manifest, then converge them all once and wait for their goal.
+// then converge them all once and wait for their goal (the sync path records each admitted pod's
+// manifest as pod.json before its first effect).
 import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
 import {processManifestIO} from './manifest-io.js'
-import {savePod} from './pod-store.js'
 import {createObjectStore} from '../manifest/object-store.js'
 import {runningPodSpecs} from './pods.js'
 import {retryUntil} from '../util/retry.js'
@@ -26,7 +26,6 @@ export async function runPods(
 ): Promise<PodRunResult[]> {
   const {pods, configMaps, secrets} = await loadStaticPods(locations, {nodeName: node.config.nodeName, io: processManifestIO()})
   node.sync.deps.objects = createObjectStore(configMaps, secrets)
-  for (const sp of pods) await savePod(node.config.rootDir, sp)
   // Pods already running on this node that this run does not own count for admission (ports,
   // resources, max pods).
   const ours = new Set(pods.map((p) => p.pod.metadata.uid))

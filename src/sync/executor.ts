@@ -10,7 +10,8 @@ import type {StaticPod, Container, ObjectStore} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Logger} from '../util/logger.js'
 import type {Clock} from '../util/clock.js'
-import type {HostFs} from './host-fs.js'
+import {ensurePodDir, type HostFs} from './host-fs.js'
+import {PathEscapeError} from '../util/contained-path.js'
 import type {PodActions, StartContainerAction} from './actions.js'
 import {buildSandboxConfig} from '../kuberuntime/sandbox-config.js'
 import {buildContainerConfig} from '../kuberuntime/container-config.js'
@@ -47,6 +48,8 @@ export interface ExecutorDeps {
   onStep?: (pod: string, text: string) => void
   /** Times preStop hooks and runs sleep hooks; the real clock when not given. */
   clock?: Clock
+  /** Records the pod's manifest (pod.json) before its first effect; absent in unit tests. */
+  savePod?: (sp: StaticPod) => Promise<void>
 }
 
 export type WaitingReason =
@@ -118,6 +121,16 @@ export async function executePlan(
   const kill = killDeps(deps)
   let sandboxConfig = sandboxConfigFor(deps, sp, attempt)
 
+  // The pod's private directory exists (0750) before anything is written for it.
+  if (plan.actions.some((a) => a.type === 'CreateSandbox' || a.type === 'StartContainer')) {
+    try {
+      await ensurePodDir(deps.fs, deps.rootDir, sp.pod.metadata.uid)
+      await deps.savePod?.(sp)
+    } catch (err) {
+      failures.push({container: '', reason: 'CreatePodSandboxError', message: `cannot prepare the pod's directory: ${errorMessage(err)}`, permanent: err instanceof PathEscapeError})
+      return {failures, sandboxId: plan.sandboxId, started}
+    }
+  }
   for (const a of plan.actions) {
     if (a.type !== 'PullImage') deps.onStep?.(plan.name, describeAction(a))
     switch (a.type) {

@@ -3,6 +3,8 @@
 // -v 4 or more.
 import {Command, Flags, Interfaces} from '@oclif/core'
 import {hostname} from 'node:os'
+import {resolve} from 'node:path'
+import {nodeNameError} from '../manifest/names.js'
 import {createLogger, type Logger} from '../util/logger.js'
 import {parseDuration} from '../util/duration.js'
 import {InvalidInputError} from '../util/errors.js'
@@ -85,10 +87,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // CONTAINER_RUNTIME_ENDPOINT counts as given, like the flag itself.
     const endpointGiven = this.explicitFlags.has('runtime-endpoint') || process.env['CONTAINER_RUNTIME_ENDPOINT'] !== undefined
     const runtimeEndpoint = endpointGiven ? f['runtime-endpoint'] : (kc.containerRuntimeEndpoint ?? f['runtime-endpoint'])
+    const nodeName = (f['node-name'] ?? hostname()).toLowerCase()
+    // It is part of every pod's name, and so of log paths: a DNS subdomain, never '/' or '..'.
+    const nodeNameProblem = nodeNameError(nodeName)
+    if (nodeNameProblem) throw new InvalidInputError(`--node-name${f['node-name'] === undefined ? ' (the host name)' : ''}: ${nodeNameProblem}`)
     return {
-      nodeName: (f['node-name'] ?? hostname()).toLowerCase(),
-      rootDir: f['root-dir'],
-      podLogsDir: this.pick('pod-logs-dir', kc.podLogsDir, f['pod-logs-dir']),
+      nodeName,
+      // Absolute from here on: every path kube-node builds is checked against these roots.
+      rootDir: resolve(f['root-dir']),
+      podLogsDir: resolve(this.pick('pod-logs-dir', kc.podLogsDir, f['pod-logs-dir'])),
       runtimeEndpoint,
       imageEndpoint: f['image-endpoint'] ?? kc.imageServiceEndpoint ?? runtimeEndpoint,
       runtimeRequestTimeoutMs: this.pick('runtime-request-timeout', kc.runtimeRequestTimeoutMs, timeout ?? DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS),

@@ -2,7 +2,6 @@ import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
 import {loadStaticPods} from '../manifest/load.js'
 import {processManifestIO} from '../node/manifest-io.js'
-import {hostname} from 'node:os'
 
 export default class Validate extends BaseCommand<typeof Validate> {
   static override summary = 'Parse and validate manifests without touching the runtime.'
@@ -13,8 +12,8 @@ export default class Validate extends BaseCommand<typeof Validate> {
   }
 
   async run(): Promise<void> {
-    const nodeName = (this.flags['node-name'] ?? hostname()).toLowerCase()
-    const {pods} = await loadStaticPods(this.flags.filename, {nodeName, io: processManifestIO()})
+    const {nodeName, clusterDomain} = this.nodeConfig()
+    const {pods} = await loadStaticPods(this.flags.filename, {nodeName, clusterDomain, io: processManifestIO()})
     for (const sp of pods) this.out(`pod/${sp.pod.metadata.name} valid (${sp.source.location}, document ${sp.source.document})`)
   }
 }

@@ -6,6 +6,12 @@
 /** Bytes of one location (the kubelet's maxConfigLength is 10 MiB too). Enforced when reading. */
 export const MAX_MANIFEST_BYTES = 10 * 1024 * 1024
 
+/** Bytes read from one directory in all; the files past it are reported, the others read. */
+export const MAX_DIRECTORY_BYTES = 64 * 1024 * 1024
+
+/** Manifest files read from one directory; more are reported, not read. */
+export const MAX_DIRECTORY_FILES = 1000
+
 /** YAML documents in one location, whatever separates them (`---`, `...`). */
 export const MAX_DOCUMENTS = 1000
 

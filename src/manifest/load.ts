@@ -2,7 +2,8 @@
 // problem anywhere → one InvalidInputError carrying every issue, and nothing else happens. A
 // location that yields no Pod is a problem too (kubectl: "no objects passed"): an empty file
 // given to `run` is a mistake, not a request to do nothing.
-import {InvalidInputError, type FieldIssue} from '../util/errors.js'
+import {errorMessage, InvalidInputError, type FieldIssue} from '../util/errors.js'
+import {podHostname} from '../kuberuntime/sandbox-config.js'
 import {buildManifests, type ManifestSet} from './build.js'
 import {readManifestGroups, type ManifestIO} from './read.js'
 
@@ -10,6 +11,8 @@ export type {ManifestSet} from './build.js'
 
 export interface LoadOptions {
   nodeName: string
+  /** For setHostnameAsFQDN: the FQDN must fit 64 characters (default cluster.local). */
+  clusterDomain?: string
   io?: ManifestIO
 }
 
@@ -17,6 +20,18 @@ export async function loadStaticPods(locations: readonly string[], opts: LoadOpt
   const groups = await readManifestGroups(locations, opts.io)
   const {issues, ...set} = buildManifests(groups.flatMap((g) => g.blobs), {nodeName: opts.nodeName})
   if (issues.length > 0) throw new InvalidInputError(issues)
+  // What the sandbox would refuse for a reason written in the manifest is refused here, by the
+  // same function, so `validate` and `run` agree.
+  const hostIssues: FieldIssue[] = []
+  for (const sp of set.pods) {
+    try {
+      podHostname(sp.pod, opts.clusterDomain ?? 'cluster.local')
+    } catch (err) {
+      const field = sp.pod.spec.setHostnameAsFQDN === true ? 'spec.setHostnameAsFQDN' : 'spec.hostname'
+      hostIssues.push({location: sp.source.location, document: sp.source.document, field, message: errorMessage(err)})
+    }
+  }
+  if (hostIssues.length > 0) throw new InvalidInputError(hostIssues)
   const withPods = new Set(set.pods.map((p) => p.source.location))
   const empty: FieldIssue[] = groups
     .filter((g) => !g.blobs.some((b) => withPods.has(b.location)))

@@ -7,7 +7,7 @@ import {join} from 'node:path'
 import type {PodSource} from '../api/types.js'
 import {errorMessage, InvalidInputError, type FieldIssue} from '../util/errors.js'
 import {parseLocation, sourceKind, type ManifestLocation} from './location.js'
-import {MAX_MANIFEST_BYTES} from './limits.js'
+import {MAX_DIRECTORY_BYTES, MAX_DIRECTORY_FILES, MAX_MANIFEST_BYTES} from './limits.js'
 import {getSameOrigin, type GetInit} from './fetch-url.js'
 import {redactUrl, scrub, urlSecrets} from './redact-url.js'
 
@@ -119,13 +119,24 @@ async function readPath(path: string, io: ManifestIO): Promise<ReadResult> {
     .sort()
   const blobs: ManifestBlob[] = []
   const issues: FieldIssue[] = []
-  for (const name of names) {
+  let total = 0
+  for (const [index, name] of names.entries()) {
     const file = join(path, name)
+    if (index >= MAX_DIRECTORY_FILES) {
+      issues.push(readIssue(file, `not read: the directory has more than ${MAX_DIRECTORY_FILES} manifest files`))
+      continue
+    }
     try {
       const fst = await (io.stat ?? stat)(file).catch(fsError)
       // Sub-directories (even one named x.yaml) and special files are not manifests.
       if (!fst.isFile()) continue
-      blobs.push(await readOneFile(file, fst, io))
+      if (total + fst.size > MAX_DIRECTORY_BYTES) {
+        issues.push(readIssue(file, `not read: the directory's manifests pass ${MAX_DIRECTORY_BYTES / 1024 / 1024} MiB in all`))
+        continue
+      }
+      const blob = await readOneFile(file, fst, io)
+      total += Buffer.byteLength(blob.text)
+      blobs.push(blob)
     } catch (err) {
       issues.push(readIssue(file, errorMessage(err)))
     }

@@ -97,6 +97,7 @@ function validateSpec(report: Report, spec: Record<string, unknown>): void {
   getString(report, 'schedulerName', spec['schedulerName'])
   getList(report, 'tolerations', spec['tolerations'])?.forEach((t, i) => getItem(report, `tolerations[${i}]`, t))
   validatePodSecurityContext(report, spec['securityContext'])
+  validateNodeAffinity(report, spec['affinity'])
 
   // The kubelet rejects API-object references in static pods (KUBELET.md §1.3); kube-node has no
   // API server to resolve them.
@@ -138,5 +139,46 @@ function validatePodSecurityContext(report: Report, v: unknown): void {
     if (!sysctl) return
     if (!getString(r, `sysctls[${i}].name`, sysctl['name'])) r(`sysctls[${i}].name`, 'must be set')
     getString(r, `sysctls[${i}].value`, sysctl['value'])
+  })
+}
+
+const SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt']
+
+/**
+ * The node affinity admission reads (the kubelet admits static pods against the node's labels):
+ * every shape it relies on is checked here, so admission never meets a list where it expects an
+ * object. Preferred terms and pod (anti-)affinity are scheduling-only and only need to be objects.
+ */
+function validateNodeAffinity(report: Report, v: unknown): void {
+  const affinity = getObject(report, 'affinity', v)
+  if (!affinity) return
+  const na = getObject(report, 'affinity.nodeAffinity', affinity['nodeAffinity'])
+  getObject(report, 'affinity.podAffinity', affinity['podAffinity'])
+  getObject(report, 'affinity.podAntiAffinity', affinity['podAntiAffinity'])
+  if (!na) return
+  getList(report, 'affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution', na['preferredDuringSchedulingIgnoredDuringExecution'])
+  const f = 'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution'
+  const required = getObject(report, f, na['requiredDuringSchedulingIgnoredDuringExecution'])
+  if (!required) return
+  const terms = getList(report, `${f}.nodeSelectorTerms`, required['nodeSelectorTerms'])
+  if (!terms) {
+    report(`${f}.nodeSelectorTerms`, 'must be set')
+    return
+  }
+  terms.forEach((t, i) => {
+    const tf = `${f}.nodeSelectorTerms[${i}]`
+    const term = getItem(report, tf, t)
+    if (!term) return
+    for (const kind of ['matchExpressions', 'matchFields'] as const) {
+      getList(report, `${tf}.${kind}`, term[kind])?.forEach((e, j) => {
+        const ef = `${tf}.${kind}[${j}]`
+        const expr = getItem(report, ef, e)
+        if (!expr) return
+        if (!getString(report, `${ef}.key`, expr['key'])) report(`${ef}.key`, 'must be set')
+        if (expr['operator'] === undefined || expr['operator'] === null) report(`${ef}.operator`, 'must be set')
+        checkEnum(report, `${ef}.operator`, expr['operator'], SELECTOR_OPERATORS)
+        checkStringList(report, `${ef}.values`, expr['values'])
+      })
+    }
   })
 }

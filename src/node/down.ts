@@ -25,7 +25,7 @@ async function select(node: KubeNode, sel: DownSelector): Promise<ManagedPod[]> 
       return p
     })
   }
-  const {pods: wanted} = await loadStaticPods(sel.locations, {nodeName: node.config.nodeName, io: processManifestIO()})
+  const {pods: wanted} = await loadStaticPods(sel.locations, {nodeName: node.config.nodeName, clusterDomain: node.config.clusterDomain, io: processManifestIO()})
   const uids = new Map(wanted.map((sp) => [sp.pod.metadata.uid, sp]))
   return pods.filter((p) => uids.has(p.observed.uid)).map((p) => ({...p, sp: uids.get(p.observed.uid)!}))
 }

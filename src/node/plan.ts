@@ -14,7 +14,7 @@ export interface PodPlan {
 }
 
 export async function planPods(node: KubeNode, locations: string[]): Promise<PodPlan[]> {
-  const {pods, configMaps, secrets} = await loadStaticPods(locations, {nodeName: node.config.nodeName, io: processManifestIO()})
+  const {pods, configMaps, secrets} = await loadStaticPods(locations, {nodeName: node.config.nodeName, clusterDomain: node.config.clusterDomain, io: processManifestIO()})
   node.sync.deps.objects = createObjectStore(configMaps, secrets)
   return Promise.all(pods.map(async (sp) => ({sp, plan: (await planPod(node.sync, sp)).plan})))
 }

@@ -24,7 +24,7 @@ export async function runPods(
   opts: RunOptions,
   onProgress?: (e: ProgressEvent) => void,
 ): Promise<PodRunResult[]> {
-  const {pods, configMaps, secrets} = await loadStaticPods(locations, {nodeName: node.config.nodeName, io: processManifestIO()})
+  const {pods, configMaps, secrets} = await loadStaticPods(locations, {nodeName: node.config.nodeName, clusterDomain: node.config.clusterDomain, io: processManifestIO()})
   node.sync.deps.objects = createObjectStore(configMaps, secrets)
   // Pods already running on this node that this run does not own count for admission (ports,
   // resources, max pods).

@@ -79,6 +79,8 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
     for (const blob of result.blobs) {
       present.add(blob.location)
       if (cache.setText(blob.location, blob.text)) changedAndBroken = true
+      // Decoding is synchronous: let /healthz and the pod workers in between files.
+      await new Promise<void>((resolve) => setImmediate(resolve))
     }
     for (const issue of result.issues) {
       if (issue.location === path && isDir) continue

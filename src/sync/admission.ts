@@ -21,6 +21,7 @@ import type {Container, ContainerPort, PodStatus, StaticPod} from '../api/types.
 import type {NodeSelectorRequirement, NodeSelectorTerm} from 'kubernetes-types/core/v1.js'
 import {podQosClass} from '../kuberuntime/qos.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
+import {ownValue} from '../util/own.js'
 import {LABEL_OS, type NodeInfo} from '../util/node-info.js'
 import {isSidecar} from './restart-policy.js'
 
@@ -64,12 +65,17 @@ function predicateFailure(name: string, desc: string, detail: string): Rejection
  */
 export function admitPod(sp: StaticPod, admitted: readonly StaticPod[], node: NodeInfo): AdmitResult {
   const others = admitted.filter((o) => o.pod.metadata.uid !== sp.pod.metadata.uid)
-  return checkOs(sp, node) ?? checkPredicates(sp, others, node) ?? checkResources(sp, others, node) ?? ADMIT
+  try {
+    return checkOs(sp, node) ?? checkPredicates(sp, others, node) ?? checkResources(sp, others, node) ?? ADMIT
+  } catch (err) {
+    // Total: a shape validation let through must reject this pod, never stop the others.
+    return reject('UnexpectedAdmissionError', `Failed to admit pod: ${err instanceof Error ? err.message : String(err)}`)
+  }
 }
 
 function checkOs(sp: StaticPod, node: NodeInfo): AdmitResult | undefined {
   // The kubelet reads the pod's own label here, not its nodeSelector.
-  const wanted = sp.pod.metadata.labels?.[LABEL_OS]
+  const wanted = ownValue(sp.pod.metadata.labels, LABEL_OS)
   if (wanted !== undefined && wanted !== node.os) {
     return reject(REASON.osSelector, "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label")
   }
@@ -102,8 +108,8 @@ function checkPredicates(sp: StaticPod, others: readonly StaticPod[], node: Node
 export function nodeAffinityMismatch(sp: StaticPod, node: NodeInfo): string | undefined {
   const spec = sp.pod.spec
   for (const [key, value] of Object.entries(spec.nodeSelector ?? {})) {
-    if (node.labels[key] !== value) {
-      const has = node.labels[key]
+    const has = ownValue(node.labels, key)
+    if (has !== value) {
       return `nodeSelector ${key}=${value}; node has ${has === undefined ? 'no such label' : `${key}=${has}`}`
     }
   }

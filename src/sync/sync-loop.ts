@@ -141,37 +141,46 @@ export class SyncLoop {
     const now = this.deps.clock.now()
     for (const u of updates) {
       for (const sp of u.pods) {
-        const uid = sp.pod.metadata.uid
-        switch (u.op) {
-          case 'ADD':
-          case 'UPDATE': {
-            let rec = this.pods.get(uid)
-            if (rec) rec.sp = sp
-            else {
-              // A new pod reads the runtime itself first: the cache may predate a recent kill of the same UID.
-              rec = {sp, waiting: new Map(), nextSyncAt: now, firstSeenAt: now, startReported: false, everSynced: false, lastChangeAt: now}
-              this.pods.set(uid, rec)
-            }
-            this.deps.logger.info(u.op === 'ADD' ? 'Pod added' : 'Pod updated', {pod: sp.pod.metadata.name, source: sp.source.location})
-            // A new pod, or a rejected one that was edited, must pass admission first.
-            if ((u.op === 'ADD' && !rec.everSynced) || rec.rejected) {
-              if (!this.admit(rec)) break
-            }
-            this.workers.update({type: 'sync', sp, reason: u.op === 'ADD' ? 'create' : 'update'})
-            break
-          }
-          case 'REMOVE': {
-            this.pods.delete(uid)
-            this.deps.logger.info('Pod removed from its source', {pod: sp.pod.metadata.name, source: sp.source.location})
-            if (this.deps.sourcesReady()) this.workers.update({type: 'kill', uid, sp, reason: 'its manifest is gone'})
-            break
-          }
-          case 'RECONCILE': {
-            const rec = this.pods.get(uid)
-            if (rec) rec.sp = sp
-            break
-          }
+        try {
+          this.handleUpdate(u.op, sp, now)
+        } catch (err) {
+          // One pod's problem never stops the handling of the others.
+          this.deps.logger.error('Could not handle a pod update', {pod: sp.pod.metadata.name, op: u.op, err: errorMessage(err)})
         }
+      }
+    }
+  }
+
+  private handleUpdate(op: PodUpdate['op'], sp: StaticPod, now: number): void {
+    const uid = sp.pod.metadata.uid
+    switch (op) {
+      case 'ADD':
+      case 'UPDATE': {
+        let rec = this.pods.get(uid)
+        if (rec) rec.sp = sp
+        else {
+          // A new pod reads the runtime itself first: the cache may predate a recent kill of the same UID.
+          rec = {sp, waiting: new Map(), nextSyncAt: now, firstSeenAt: now, startReported: false, everSynced: false, lastChangeAt: now}
+          this.pods.set(uid, rec)
+        }
+        this.deps.logger.info(op === 'ADD' ? 'Pod added' : 'Pod updated', {pod: sp.pod.metadata.name, source: sp.source.location})
+        // A new pod, or a rejected one that was edited, must pass admission first.
+        if ((op === 'ADD' && !rec.everSynced) || rec.rejected) {
+          if (!this.admit(rec)) break
+        }
+        this.workers.update({type: 'sync', sp, reason: op === 'ADD' ? 'create' : 'update'})
+        break
+      }
+      case 'REMOVE': {
+        this.pods.delete(uid)
+        this.deps.logger.info('Pod removed from its source', {pod: sp.pod.metadata.name, source: sp.source.location})
+        if (this.deps.sourcesReady()) this.workers.update({type: 'kill', uid, sp, reason: 'its manifest is gone'})
+        break
+      }
+      case 'RECONCILE': {
+        const rec = this.pods.get(uid)
+        if (rec) rec.sp = sp
+        break
       }
     }
   }

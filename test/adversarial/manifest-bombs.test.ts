@@ -29,3 +29,22 @@ describe('parser bombs: any 10 MiB input is answered in bounded time and memory'
     expect(out.ms).toBeLessThan(10_000)
   })
 })
+
+describe('a directory of large files', () => {
+  it('reads at most 64 MiB of it and names every file it left out', async () => {
+    const {mkdtempSync, writeFileSync, rmSync} = await import('node:fs')
+    const {tmpdir} = await import('node:os')
+    const {readLocation} = await import('../../src/manifest/read.js')
+    const {MAX_DIRECTORY_BYTES} = await import('../../src/manifest/limits.js')
+    const dir = mkdtempSync(join(tmpdir(), 'kn-bigdir-'))
+    const nine = `# ${'x'.repeat(9 * 1024 * 1024)}\n`
+    for (let i = 0; i < 10; i++) writeFileSync(join(dir, `f${i}.yaml`), nine)
+    const r = await readLocation({kind: 'dir', path: dir, arg: dir})
+    rmSync(dir, {recursive: true, force: true})
+    const read = r.blobs.reduce((n, b) => n + b.text.length, 0)
+    expect(read).toBeLessThanOrEqual(MAX_DIRECTORY_BYTES)
+    expect(r.blobs).toHaveLength(7)
+    expect(r.issues.map((i) => i.location.slice(dir.length + 1))).toEqual(['f7.yaml', 'f8.yaml', 'f9.yaml'])
+    expect(r.issues[0]!.message).toMatch(/pass 64 MiB in all/)
+  })
+})

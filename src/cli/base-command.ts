@@ -4,6 +4,7 @@
 import {Command, Flags, Interfaces} from '@oclif/core'
 import {hostname} from 'node:os'
 import {resolve} from 'node:path'
+import {escapeControls} from '../util/terminal-text.js'
 import {nodeNameError} from '../manifest/names.js'
 import {createLogger, type Logger} from '../util/logger.js'
 import {parseDuration} from '../util/duration.js'
@@ -115,6 +116,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /** Results go to stdout, and only results. */
+  /** A line of plain text built from input values: escaped for the terminal. */
+  protected outLine(text: string): void {
+    this.out(escapeControls(text))
+  }
+
   protected out(text: string): void {
     process.stdout.write(text.endsWith('\n') ? text : text + '\n')
   }
@@ -123,7 +129,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // oclif's own exits (this.exit) pass through untouched.
     if (err.constructor?.name === 'ExitError') throw err
     const code = exitCodeFor(err)
-    process.stderr.write(`error: ${describeError(err)}\n`)
+    process.stderr.write(`error: ${escapeControls(describeError(err))}\n`)
     if ((this.flags?.verbosity ?? 0) >= 4 && err.stack) process.stderr.write(err.stack + '\n')
     this.exit(code)
   }

@@ -16,6 +16,6 @@ export default class Down extends BaseCommand<typeof Down> {
     const {filename, all} = this.flags
     if (!all && !filename?.length) throw new InvalidInputError('down needs -f LOCATION or --all')
     const result = await downPods(await this.kubeNode(), all ? {all: true} : {locations: filename ?? []})
-    for (const name of result.removed) this.out(`pod/${name} deleted`)
+    for (const name of result.removed) this.outLine(`pod/${name} deleted`)
   }
 }

@@ -14,6 +14,6 @@ export default class Validate extends BaseCommand<typeof Validate> {
   async run(): Promise<void> {
     const {nodeName, clusterDomain} = this.nodeConfig()
     const {pods} = await loadStaticPods(this.flags.filename, {nodeName, clusterDomain, io: processManifestIO()})
-    for (const sp of pods) this.out(`pod/${sp.pod.metadata.name} valid (${sp.source.location}, document ${sp.source.document})`)
+    for (const sp of pods) this.outLine(`pod/${sp.pod.metadata.name} valid (${sp.source.location}, document ${sp.source.document})`)
   }
 }

@@ -1,5 +1,6 @@
 // Structured logs for stderr, klog-style verbosity: info(level 0) is always shown, debug(v) when
 // the configured verbosity is at least v. Results never go through the logger.
+import {escapeControls, hasControls} from './terminal-text.js'
 export type LogFields = Record<string, unknown>
 
 export interface Logger {
@@ -19,9 +20,10 @@ export interface LoggerOptions {
 }
 
 function formatValue(v: unknown): string {
-  if (typeof v === 'string') return /[\s"=]/.test(v) || v === '' ? JSON.stringify(v) : v
-  if (v instanceof Error) return JSON.stringify(v.message)
-  return JSON.stringify(v)
+  // Quoted (JSON escapes C0 controls) and then escaped: values quote manifests and labels.
+  if (typeof v === 'string') return /[\s"=]/.test(v) || v === '' || hasControls(v) ? escapeControls(JSON.stringify(v)) : v
+  if (v instanceof Error) return escapeControls(JSON.stringify(v.message))
+  return escapeControls(JSON.stringify(v) ?? 'undefined')
 }
 
 export function createLogger(opts: LoggerOptions): Logger {
@@ -37,7 +39,7 @@ export function createLogger(opts: LoggerOptions): Logger {
       .filter(([, val]) => val !== undefined)
       .map(([k, val]) => `${k}=${formatValue(val)}`)
       .join(' ')
-    opts.write(`${level[0]!.toUpperCase()} ${now().toISOString()} ${JSON.stringify(msg)}${kv ? ' ' + kv : ''}\n`)
+    opts.write(`${level[0]!.toUpperCase()} ${now().toISOString()} ${escapeControls(JSON.stringify(msg))}${kv ? ' ' + kv : ''}\n`)
   }
   return {
     info: (msg, f) => emit('info', 0, msg, f),

@@ -3,6 +3,7 @@ import type {Pod} from '../../api/types.js'
 import {toPodList} from '../../node/get.js'
 import {podRow} from './pod-row.js'
 import {paintStatus, renderTable} from './table.js'
+import {escapeControls} from '../../util/terminal-text.js'
 import {toJson, toYaml, type OutputFormat} from './output.js'
 
 export function renderPods(items: Pod[], format: OutputFormat, color: boolean, now: number): string {
@@ -12,7 +13,7 @@ export function renderPods(items: Pod[], format: OutputFormat, color: boolean, n
     case 'yaml':
       return toYaml(toPodList(items))
     case 'name':
-      return items.map((p) => `pod/${p.metadata?.name ?? ''}\n`).join('')
+      return items.map((p) => `pod/${escapeControls(p.metadata?.name ?? '')}\n`).join('')
     case 'wide': {
       const rows = items.map((p) => podRow(p, now)).map((r) => [r.name, r.ready, r.status, String(r.restarts), r.age, r.ip, r.node])
       return renderTable(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE'], rows, {color, paint: paintStatus})

@@ -2,6 +2,7 @@
 // timestamped lines when piped or with NO_COLOR. Never writes to stdout.
 import type {Ora} from 'ora'
 import chalk from 'chalk'
+import {escapeControls} from '../../util/terminal-text.js'
 import type {ProgressEvent} from '../../sync/run-once.js'
 
 export interface Progress {
@@ -16,7 +17,7 @@ export async function createProgress(opts: {tty: boolean; quiet: boolean}): Prom
     let last = new Map<string, string>()
     return {
       onEvent(e) {
-        const line = `${e.pod || 'kube-node'}: ${e.text}`
+        const line = escapeControls(`${e.pod || 'kube-node'}: ${e.text}`)
         // Waiting lines repeat every poll; print them only when they change.
         if (e.kind === 'waiting' && last.get(e.pod) === line) return
         last.set(e.pod, line)
@@ -36,7 +37,8 @@ export async function createProgress(opts: {tty: boolean; quiet: boolean}): Prom
     spinner.text = `${done.size}/${states.size} pods done` + pending.map(([p, s]) => `\n  ${chalk.bold(p)} ${chalk.dim(s)}`).join('')
   }
   return {
-    onEvent(e) {
+    onEvent(raw) {
+      const e = {...raw, pod: escapeControls(raw.pod), text: escapeControls(raw.text)}
       if (e.kind === 'result') {
         done.add(e.pod)
         const mark = e.outcome === 'done' ? chalk.green('✓') : chalk.red('✗')

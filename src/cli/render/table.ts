@@ -1,5 +1,6 @@
 // Plain, aligned columns like kubectl's: stable text when piped; colour only for a terminal.
 import chalk from 'chalk'
+import {escapeControls} from '../../util/terminal-text.js'
 
 export interface TableOptions {
   color: boolean
@@ -7,7 +8,9 @@ export interface TableOptions {
   paint?: (column: string, value: string) => string
 }
 
-export function renderTable(headers: string[], rows: string[][], opts: TableOptions): string {
+export function renderTable(headers: string[], rawRows: string[][], opts: TableOptions): string {
+  // Cells come from manifests and the runtime: escaped before they are measured or painted.
+  const rows = rawRows.map((r) => r.map(escapeControls))
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
   const line = (cells: string[], header: boolean): string =>
     cells

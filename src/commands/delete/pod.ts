@@ -13,6 +13,6 @@ export default class DeletePod extends BaseCommand<typeof DeletePod> {
   async run(): Promise<void> {
     const {argv} = await this.parse(DeletePod)
     const result = await downPods(await this.kubeNode(), {names: argv as string[]})
-    for (const name of result.removed) this.out(`pod/${name} deleted`)
+    for (const name of result.removed) this.outLine(`pod/${name} deleted`)
   }
 }

@@ -14,7 +14,8 @@ import type {
 } from '../cri/api.js'
 import {InvalidInputError} from '../util/errors.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
-import {buildEnv, expandAll, type NodeCapacity} from './env.js'
+import {buildEnv, expand, expandAll, type NodeCapacity} from './env.js'
+import {subPathError} from '../util/relative-path.js'
 import {HASH_VERSION, containerHash} from './hash.js'
 import {
   CONTAINER_HASH_ANNOTATION,
@@ -144,13 +145,20 @@ function propagation(mode: string | undefined): MountPropagation {
   return 'PROPAGATION_PRIVATE'
 }
 
-function withSubPath(base: string, subPath: string | undefined, field: string): string {
-  if (!subPath) return base
-  // A subPath must stay inside its volume.
-  if (posix.isAbsolute(subPath) || subPath.split('/').includes('..')) {
-    throw new InvalidInputError(`${field}: subPath ${JSON.stringify(subPath)} must be a relative path without '..'`)
-  }
-  return posix.join(base, subPath)
+/**
+ * The volumeMount's subPath, or its subPathExpr with `$(VAR)` expanded from the container's
+ * environment (the kubelet's rule); either must stay a relative path without '..'.
+ */
+export function mountSubPath(vm: NonNullable<Container['volumeMounts']>[number], vars: ReadonlyMap<string, string>, field: string): string {
+  const sub = vm.subPath ? vm.subPath : vm.subPathExpr ? expand(vm.subPathExpr, (name) => vars.get(name)) : ''
+  if (!sub) return ''
+  const err = subPathError(sub)
+  if (err) throw new InvalidInputError(`${field}: ${vm.subPath ? 'subPath' : 'subPathExpr'} ${JSON.stringify(sub.slice(0, 200))} ${err}`)
+  return sub
+}
+
+function withSubPath(base: string, subPath: string): string {
+  return subPath ? posix.join(base, subPath) : base
 }
 
 /**
@@ -159,7 +167,7 @@ function withSubPath(base: string, subPath: string | undefined, field: string): 
  * projected volumes the directory their files are written to, always read-only as in the
  * kubelet. Volume kinds kube-node cannot provide are left out.
  */
-export function buildMounts(pod: Pod, container: Container, rootDir: string): Mount[] {
+export function buildMounts(pod: Pod, container: Container, rootDir: string, vars: ReadonlyMap<string, string> = new Map()): Mount[] {
   const uid = pod.metadata?.uid ?? ''
   const volumes = pod.spec?.volumes ?? []
   const mounts: Mount[] = []
@@ -169,7 +177,7 @@ export function buildMounts(pod: Pod, container: Container, rootDir: string): Mo
     if (!volume || hostPath === undefined) continue
     mounts.push({
       containerPath: vm.mountPath,
-      hostPath: withSubPath(hostPath, vm.subPath, `container ${container.name}, volumeMount ${vm.name}`),
+      hostPath: withSubPath(hostPath, mountSubPath(vm, vars, `container ${container.name}, volumeMount ${vm.name}`)),
       readonly: vm.readOnly === true || isProjectedVolume(volume),
       selinuxRelabel: false,
       propagation: propagation(vm.mountPropagation),
@@ -211,7 +219,7 @@ export function buildContainerConfig(sp: StaticPod, container: Container, ctx: C
     args: expandAll(container.args, vars),
     workingDir: container.workingDir ?? '',
     envs,
-    mounts: buildMounts(pod, container, ctx.rootDir),
+    mounts: buildMounts(pod, container, ctx.rootDir, vars),
     labels: {
       [POD_NAME_LABEL]: name,
       [POD_NAMESPACE_LABEL]: namespace,

@@ -12,6 +12,7 @@ import type {Logger} from '../util/logger.js'
 import type {Clock} from '../util/clock.js'
 import {ensurePodDir, type HostFs} from './host-fs.js'
 import {PathEscapeError} from '../util/contained-path.js'
+import {secureSubPathMounts} from './subpath.js'
 import type {PodActions, StartContainerAction} from './actions.js'
 import {buildSandboxConfig} from '../kuberuntime/sandbox-config.js'
 import {buildContainerConfig} from '../kuberuntime/container-config.js'
@@ -234,6 +235,7 @@ async function startContainer(
       ...(deps.nodeCapacity ? {nodeCapacity: deps.nodeCapacity} : {}),
     })
     await prepareVolumes(deps, sp, container)
+    await secureSubPathMounts(sp.pod, container, deps.rootDir, config.mounts, new Map(config.envs.map((e) => [e.key, e.value])))
     await deps.fs.mkdirp(`${podLogDirectory(deps.podLogsDir, sp.pod.metadata.namespace, sp.pod.metadata.name, uid)}/${a.name}`)
     const hosts = await prepareEtcHosts(
       {fs: deps.fs, rootDir: deps.rootDir, clusterDomain: deps.clusterDomain, nodeName: sp.pod.spec.nodeName ?? '', ...(deps.hostIP ? {hostIP: deps.hostIP} : {})},

@@ -5,7 +5,8 @@
 // AtomicWriter, simplified). Secret-bearing volumes sit on a tmpfs, as in the kubelet.
 // cleanupVolumes undoes the mounts before the pod dir is removed.
 import {execFile} from 'node:child_process'
-import {chmod, mkdir, mkdtemp, open, readdir, readFile, readlink, realpath, rename, rm, stat, symlink, writeFile} from 'node:fs/promises'
+import {chmod, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, realpath, rename, rm, stat, symlink, writeFile} from 'node:fs/promises'
+import {constants} from 'node:fs'
 import type {Stats} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 import {promisify} from 'node:util'
@@ -216,7 +217,7 @@ const EXPECTED: Record<string, [string, (s: Stats) => boolean]> = {
  * with the right type, and '' checks nothing.
  */
 export async function checkHostPath(volumeName: string, path: string, type: string): Promise<void> {
-  const expected = EXPECTED[type]
+  const expected = Object.hasOwn(EXPECTED, type) ? EXPECTED[type] : undefined
   if (!expected) {
     if (type === '') return
     throw new ConfigError(`volume "${volumeName}": unknown hostPath type "${type}"`)
@@ -247,28 +248,42 @@ const PAYLOAD_PREFIX = '..payload-'
 const DATA_TMP_LINK = '..data_tmp'
 const LINK_TMP = '..link_tmp'
 
-/** Files below `root`, as relative paths. */
-async function listFiles(root: string, rel = ''): Promise<string[]> {
+/** Regular files below `root`, as relative paths; a link or anything else makes it undefined. */
+async function listFiles(root: string, rel = ''): Promise<string[] | undefined> {
   const out: string[] = []
   for (const e of await readdir(join(root, rel), {withFileTypes: true})) {
     const p = rel ? `${rel}/${e.name}` : e.name
-    if (e.isDirectory()) out.push(...(await listFiles(root, p)))
-    else out.push(p)
+    if (e.isDirectory()) {
+      const inner = await listFiles(root, p)
+      if (!inner) return undefined
+      out.push(...inner)
+    } else if (e.isFile()) out.push(p)
+    else return undefined
   }
   return out
 }
 
-/** True when the current payload holds exactly these files with this content and mode. */
+/**
+ * True when the current payload holds exactly these files with this content and mode. Nothing
+ * is followed that kube-node did not write: `..data` must name one of its payload directories,
+ * and every file is opened without following links.
+ */
 async function samePayload(dir: string, files: readonly ProjectedFile[]): Promise<boolean> {
-  let current: string
   try {
-    current = join(dir, await readlink(join(dir, DATA_LINK)))
+    const target = await readlink(join(dir, DATA_LINK))
+    if (!target.startsWith(PAYLOAD_PREFIX) || target.includes('/')) return false
+    const current = join(dir, target)
+    if (!(await lstat(current)).isDirectory()) return false
     const existing = await listFiles(current)
-    if (existing.length !== files.length) return false
+    if (!existing || existing.length !== files.length) return false
     for (const f of files) {
-      const path = join(current, f.path)
-      const st = await stat(path)
-      if ((st.mode & 0o777) !== f.mode || !(await readFile(path)).equals(f.data)) return false
+      const fh = await open(join(current, f.path), constants.O_RDONLY | constants.O_NOFOLLOW)
+      try {
+        const st = await fh.stat()
+        if (!st.isFile() || (st.mode & 0o777) !== f.mode || !(await fh.readFile()).equals(f.data)) return false
+      } finally {
+        await fh.close()
+      }
     }
   } catch {
     return false

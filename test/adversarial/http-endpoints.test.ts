@@ -1,14 +1,13 @@
 // Hostile requests against watch's HTTP endpoints: each gets a 4xx or a closed connection, and
 // the server keeps answering /healthz afterwards. First against the server in-process (fast, every
 // case), then against a real `kube-node watch` process (the `GET //` that used to kill it).
-import {spawn, type ChildProcess} from 'node:child_process'
 import {mkdirSync} from 'node:fs'
-import {createServer as createNetServer} from 'node:net'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {startServer, type RunningServer} from '../../src/server/server.js'
 import {createLogger} from '../../src/util/logger.js'
-import {knArgs, makeDirs} from '../e2e/support.js'
+import {makeDirs} from '../e2e/support.js'
+import {startWatchAs, type Watch} from './support/daemon.js'
 import {healthz, rawRequest} from './support/raw-http.js'
 
 const TLS_CLIENT_HELLO = Buffer.from('160301020001000100030300000000000000000000000000000000000000000000000000', 'hex')
@@ -90,47 +89,32 @@ describe('HTTP endpoints in-process', () => {
   })
 })
 
-async function freePort(): Promise<number> {
-  const srv = createNetServer()
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()))
-  const port = (srv.address() as {port: number}).port
-  await new Promise<void>((r) => srv.close(() => r()))
-  return port
-}
-
 describe('HTTP endpoints of a real kube-node watch', () => {
   const dirs = makeDirs()
   const manifests = join(dirs.work, 'manifests')
-  let child: ChildProcess
-  let port = 0
-  let stderr = ''
+  let watch: Watch
 
   beforeAll(async () => {
     mkdirSync(manifests, {recursive: true})
-    port = await freePort()
-    const args = knArgs(dirs, ['watch', manifests, '--port', String(port), '--healthz-port', '0'])
     // Its own node name: never touches other tests' pods.
-    args[args.indexOf('--node-name') + 1] = 'adv-http'
-    child = spawn(process.execPath, args, {stdio: ['ignore', 'ignore', 'pipe']})
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
+    watch = await startWatchAs('adv-http', dirs, manifests)
     const deadline = Date.now() + 30_000
     for (;;) {
-      const ok = await healthz(port).then((h) => h.status === 200, () => false)
+      const ok = await healthz(watch.port).then((h) => h.status === 200, () => false)
       if (ok) break
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`watch did not start: ${stderr}`)
+      if (Date.now() > deadline || watch.exited()) throw new Error(`watch did not start: ${watch.stderr()}`)
       await new Promise((r) => setTimeout(r, 200))
     }
   })
   afterAll(async () => {
-    child.kill('SIGTERM')
-    await new Promise((r) => child.once('exit', r))
+    await watch.stop()
     dirs.cleanup()
   })
 
   it.each(HOSTILE)('%s: the daemon survives', async (_name, payload, kind) => {
-    const reply = await rawRequest(port, payload())
+    const reply = await rawRequest(watch.port, payload())
     expect(acceptable(kind, reply), `got ${reply.status ?? 'no status'}: ${reply.text.slice(0, 200)}`).toBe(true)
-    expect(child.exitCode, stderr).toBeNull()
-    expect((await healthz(port)).status).toBe(200)
+    expect(watch.exited(), watch.stderr()).toBe(false)
+    expect((await healthz(watch.port)).status).toBe(200)
   })
 })

@@ -53,7 +53,7 @@ describe('prototype keys are ordinary keys', () => {
     }
     expect(issues).toEqual([])
     expect(Object.getPrototypeOf(pods[0]!.pod.metadata.labels)).toBe(Object.prototype)
-    const verdict = admitPod(pods[0]!, [], {name: 'n', os: 'linux', labels: {}, cpuMilli: 1000, memoryBytes: 1e9, maxPods: 10})
+    const verdict = admitPod(pods[0]!, [], {name: 'n', os: 'linux', labels: {}, capacity: {cpuMilli: 1000, memoryBytes: 1e9, pods: 10}, maxPods: 10})
     expect(verdict).toMatchObject({admit: false, reason: 'NodeAffinity'})
   })
 

@@ -1,7 +1,8 @@
 // Text → Kubernetes objects. A location may hold one object, several `---`-separated YAML
 // documents, or a v1 `List`/`PodList`; JSON is YAML too. Empty and comment-only documents are
 // skipped (they still count in the document numbering, see where.ts). Pure.
-import {parseAllDocuments} from 'yaml'
+import {LineCounter, parseAllDocuments} from 'yaml'
+import {firstKeyProblem} from './map-keys.js'
 import type {FieldIssue} from '../util/errors.js'
 import {errorMessage} from '../util/errors.js'
 import {isObject, show, typeName, type JsonObject} from './check.js'
@@ -27,6 +28,9 @@ const OBJECT_KINDS: readonly string[] = ['Pod', 'ConfigMap', 'Secret']
 
 export {MAX_DOCUMENTS} from './limits.js'
 
+/** Syntax errors reported per document: the first ones say what is wrong. */
+const MAX_SYNTAX_ERRORS = 20
+
 export function decodeManifest(location: string, text: string): DecodeResult {
   const objects: DecodedObject[] = []
   const issues: FieldIssue[] = []
@@ -36,13 +40,27 @@ export function decodeManifest(location: string, text: string): DecodeResult {
     issues.push(issueAt({location, document: 0}, '', tooLarge))
     return {objects, issues}
   }
-  const docs = parseAllDocuments(text, {version: '1.2', uniqueKeys: true})
+  const lineCounter = new LineCounter()
+  // Duplicate keys are found below in linear time; the library's own check is quadratic.
+  const docs = parseQuietly(() => parseAllDocuments(text, {version: '1.2', uniqueKeys: false, prettyErrors: false, lineCounter}))
   // A stream with no documents parses to a lone EmptyStream, which has no forEach.
   ;(Array.isArray(docs) ? docs : []).forEach((doc, document) => {
     const ref: DocumentRef = {location, document}
     if (doc.errors.length > 0) {
-      // One sentence per syntax error; the library's message already says "at line L, column C".
-      for (const err of doc.errors) issues.push(issueAt(ref, '', `invalid YAML: ${firstLine(err.message)}`))
+      // One sentence per syntax error, the first few only; positions come from the line counter
+      // (the library's own "pretty" errors cost a pass over the text each: quadratic in a file
+      // of many errors).
+      for (const err of doc.errors.slice(0, MAX_SYNTAX_ERRORS)) {
+        const pos = lineCounter.linePos(err.pos[0])
+        issues.push(issueAt(ref, '', `invalid YAML: ${firstLine(err.message)} at line ${pos.line}, column ${pos.col}`))
+      }
+      if (doc.errors.length > MAX_SYNTAX_ERRORS) issues.push(issueAt(ref, '', `invalid YAML: and ${doc.errors.length - MAX_SYNTAX_ERRORS} more syntax errors`))
+      return
+    }
+    const keyProblem = firstKeyProblem(doc)
+    if (keyProblem !== undefined) {
+      const pos = lineCounter.linePos(keyProblem.offset)
+      issues.push(issueAt(ref, '', `invalid YAML: ${keyProblem.message} at line ${pos.line}, column ${pos.col}`))
       return
     }
     let value: unknown
@@ -59,6 +77,20 @@ export function decodeManifest(location: string, text: string): DecodeResult {
     return {objects: [], issues: [issueAt({location, document: 0}, '', `holds ${objects.length} objects; at most ${MAX_OBJECTS} are allowed in one location`)]}
   }
   return {objects, issues}
+}
+
+/**
+ * Runs the parser without stack traces on the errors it creates: a broken file can hold one
+ * syntax error every few bytes, and capturing a stack for each costs more than parsing.
+ */
+function parseQuietly<T>(parse: () => T): T {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    return parse()
+  } finally {
+    Error.stackTraceLimit = limit
+  }
 }
 
 function decodeValue(value: unknown, ref: DocumentRef, objects: DecodedObject[], issues: FieldIssue[]): void {

@@ -19,7 +19,7 @@ export const MAX_DOCUMENTS = 1000
 export const MAX_OBJECTS = 1000
 
 /** Significant YAML tokens (scalars, indicators, brackets, anchors, aliases, tags) in one location. */
-export const MAX_TOKENS = 200_000
+export const MAX_TOKENS = 100_000
 
 /** Nesting of `[` and `{`. */
 export const MAX_FLOW_DEPTH = 100

@@ -229,6 +229,19 @@ describe('manifest pipeline under fuzzing', () => {
     )
   }, 60_000)
 
+  it('answers bomb-shaped input (brackets, dashes, separators, quotes, anchors, repeated) within the budget', () => {
+    // The shapes of the adversarial bomb suite, mixed and repeated up to ~1 MB: the pre-scan
+    // limits, not the parser, must decide.
+    const piece = fc.constantFrom('[', '{', ']', '}', '- ', '---\n', '--- !t\n', '...\n', '"', "'", '&a ', '*a ', '!!str ', '? ', ': ', ',', '\n', '  ', 'k: v\n', '|\n', '#c\n', '\r\n')
+    const bomb = fc.tuple(fc.array(piece, {minLength: 1, maxLength: 8}), fc.integer({min: 1, max: 120_000})).map(([parts, times]) => parts.join('').repeat(times).slice(0, 1024 * 1024))
+    fc.assert(
+      fc.property(bomb, (text) => {
+        expectSoundBuild(timed(() => buildText(text)), 'fuzz.yaml')
+      }),
+      {numRuns: 60},
+    )
+  }, 120_000)
+
   it('builds any JSON-ish value, as YAML or as JSON, into valid pods or issues', () => {
     fc.assert(
       fc.property(anyValue, fc.boolean(), (value, asJson) => {

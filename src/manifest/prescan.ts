@@ -59,7 +59,8 @@ export function prescanYaml(text: string): string | undefined {
         if (++flowDepth > MAX_FLOW_DEPTH) return `nests [ and { deeper than ${MAX_FLOW_DEPTH} levels`
       } else if (tok === ']' || tok === '}') {
         if (flowDepth > 0) flowDepth--
-      } else if (tok === '-' || tok === '?' || tok === ':') {
+      } else if ((tok === '-' || tok === '?' || tok === ':') && flowDepth === 0) {
+        // Block indicators only: inside [ ] or { } (minified JSON on one line) they nest nothing.
         if (++lineDepth > MAX_BLOCK_DEPTH) return `nests YAML blocks deeper than ${MAX_BLOCK_DEPTH} levels`
       }
     }

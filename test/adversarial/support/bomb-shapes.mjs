@@ -49,6 +49,7 @@ export const SHAPES = {
   'complex keys with anchors': [() => '? &a k: v\n'.repeat(30_000), 'refused', 'mapping key must be a plain value|YAML tokens'],
   'a syntax error every few bytes': [() => '#c\n: \r\n|\n'.repeat(33_000), 'refused', 'invalid YAML'],
   '190 000 double quotes': [() => '"'.repeat(190_000), 'refused', 'invalid YAML|YAML tokens'],
+  'a minified JSON ConfigMap of 5000 keys on one line': [() => JSON.stringify({apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'many'}, data: Object.fromEntries(Array.from({length: 5000}, (_, i) => [`k${i}`, 'v']))}) + '\n---\n' + POD, 'accepted'],
   'quantity 1e999999999': [() => POD.replace('image: busybox', 'image: busybox, resources: {limits: {cpu: "1e999999999"}}'), 'refused', 'cpu.*exponent'],
   'quantity 1e400': [() => POD.replace('image: busybox', 'image: busybox, resources: {requests: {memory: "1e400"}}'), 'refused', 'memory.*exponent'],
 }

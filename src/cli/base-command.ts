@@ -129,7 +129,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // oclif's own exits (this.exit) pass through untouched.
     if (err.constructor?.name === 'ExitError') throw err
     const code = exitCodeFor(err)
-    process.stderr.write(`error: ${escapeControls(describeError(err))}\n`)
+    // One line per problem; each line escaped (messages quote manifests).
+    process.stderr.write(`error: ${describeError(err).split('\n').map(escapeControls).join('\n')}\n`)
     if ((this.flags?.verbosity ?? 0) >= 4 && err.stack) process.stderr.write(err.stack + '\n')
     this.exit(code)
   }

@@ -49,6 +49,16 @@ describe('what kube-node prints', () => {
     expect(r.stderr.replace(/\n/g, '')).not.toMatch(RAW)
   })
 
+  it('several problems stay one per line, each escaped', async () => {
+    const file = join(dirs.work, 'two.yaml')
+    writeFileSync(file, 'apiVersion: v1\nkind: Pod\nmetadata: {name: "A\\e[2J"}\nspec: {containers: [{name: c}]}\n')
+    const r = await kn(dirs, ['validate', '-f', file])
+    expect(r.code).toBe(2)
+    const lines = r.stderr.trimEnd().split('\n')
+    expect(lines[0]).toBe('error: 2 problems in the manifests:')
+    expect(lines.slice(1)).toEqual([expect.stringContaining('field metadata.name: "A\\x1b[2J"'), expect.stringContaining('field spec.containers[0].image: must be set')])
+  })
+
   it('validate: a file name with control characters is printed escaped', async () => {
     const file = join(dirs.work, 'x\x1b[2Jy.yaml')
     writeFileSync(file, 'apiVersion: v1\nkind: Pod\nmetadata: {name: ok}\nspec: {containers: [{name: c, image: busybox}]}\n')

@@ -43,4 +43,18 @@ export class BackOff {
   reset(key: string): void {
     this.entries.delete(key)
   }
+
+  /**
+   * Forgets every entry that `next` would treat as fresh anyway (no failure for twice the maximum
+   * delay), as the kubelet's Backoff.GC does: a long `watch` must not keep every container it
+   * ever saw fail.
+   */
+  gc(now: number): void {
+    for (const [key, e] of this.entries) if (now - e.lastFailure > 2 * this.maxMs) this.entries.delete(key)
+  }
+
+  /** How many entries are kept (for tests and metrics). */
+  get size(): number {
+    return this.entries.size
+  }
 }

@@ -231,6 +231,7 @@ export class SyncLoop {
   async collectGarbage(observed?: RuntimePod[]): Promise<void> {
     const {sync, logger, clock} = this.deps
     const runtime = sync.deps.runtime.runtime
+    sync.backOff.gc(clock.now())
     try {
       const pods = (observed ?? this.deps.observedPods?.() ?? (await readRuntimePods(runtime, {nodeName: this.deps.nodeName}))).filter((p) => !this.workers.isBusy(p.uid))
       const garbage = planGarbage(pods, new Set(this.pods.keys()))

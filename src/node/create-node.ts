@@ -15,7 +15,7 @@ import {podRecorder} from './pod-store.js'
 import type {SyncContext} from '../sync/sync-pod.js'
 import {ProbeManager} from '../prober/manager.js'
 import {EMPTY_OBJECT_STORE} from '../manifest/object-store.js'
-import {primaryHostIP} from '../util/node-info.js'
+import {nodeCpuMilli, primaryHostIP} from '../util/node-info.js'
 import os from 'node:os'
 import {serialQueue} from '../util/serial-queue.js'
 
@@ -81,7 +81,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       clock,
       savePod: podRecorder(config.rootDir),
       hostIP: primaryHostIP(),
-      nodeCapacity: {cpuMilli: os.availableParallelism() * 1000, memoryBytes: os.totalmem()},
+      nodeCapacity: {cpuMilli: nodeCpuMilli(), memoryBytes: os.totalmem()},
       ...(config.serializeImagePulls === false ? {} : {serializePulls: serialQueue()}),
     },
   }

@@ -52,16 +52,19 @@ export function primaryHostIP(): string {
   return ''
 }
 
+/** The node's CPU capacity in thousandths, as the kubelet counts it: every CPU of the machine. */
+export function nodeCpuMilli(): number {
+  // os.cpus() can be empty in some sandboxes.
+  return (os.cpus().length || os.availableParallelism()) * 1000
+}
+
 export function readNodeInfo(nodeName: string, maxPods: number = DEFAULT_MAX_PODS, extraLabels: Record<string, string> = {}): NodeInfo {
   const arch = goArch(os.arch(), os.endianness())
-  // The kubelet counts every CPU of the machine (cAdvisor), not just those this process may use;
-  // os.cpus() can be empty in some sandboxes.
-  const cpus = os.cpus().length || os.availableParallelism()
   return {
     name: nodeName,
     maxPods,
     capacity: {
-      cpuMilli: cpus * 1000,
+      cpuMilli: nodeCpuMilli(),
       memoryBytes: os.totalmem(),
       pods: maxPods,
     },

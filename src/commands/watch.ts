@@ -9,7 +9,7 @@ import {redactUrl} from '../manifest/redact-url.js'
 import {parseDuration} from '../util/duration.js'
 import {InvalidInputError} from '../util/errors.js'
 import {createNode} from '../node/create-node.js'
-import {DEFAULT_LOG_ROTATION} from '../sync/log-rotation.js'
+import {DEFAULT_LOG_ROTATION} from '../apply/log-rotation.js'
 
 function durationFlag(name: string, value: string): number {
   const ms = parseDuration(value)

@@ -2,7 +2,7 @@
 // (kuberuntime_container.go generateContainerConfig, kuberuntime_container_linux.go,
 // security_context.go, labels.go). Pure.
 import {posix} from 'node:path'
-import type {Container, ObjectStore, Pod, StaticPod} from '../api/types.js'
+import type {Container, ObjectStore, Pod, StaticPod, Volume} from '../api/types.js'
 import type {
   ContainerConfig,
   LinuxContainerResources,
@@ -38,7 +38,6 @@ import {
 import type {ContainerType} from './model.js'
 import {containerLogPath} from './naming.js'
 import {namespaceOptions, supplementalGroups} from './sandbox-config.js'
-import {isProjectedVolume, volumeHostPath} from './volumes.js'
 import {containerOomScoreAdj} from './oom-score.js'
 
 export interface ContainerContext {
@@ -50,12 +49,21 @@ export interface ContainerContext {
   containerType: ContainerType
   sandboxConfig: PodSandboxConfig
   /** The node's IP, for fieldRef status.hostIP; default ''. */
-  hostIP?: string
+  hostIP?: string | undefined
   /** ConfigMaps and Secrets for envFrom and valueFrom references; default none. */
-  objects?: ObjectStore
+  objects?: ObjectStore | undefined
   /** The node's allocatable CPU and memory, for resourceFieldRef limits the container does not set. */
-  nodeCapacity?: NodeCapacity
+  nodeCapacity?: NodeCapacity | undefined
+  /** Where each of the pod's volumes lives on the host; undefined for kinds kube-node does not provide. */
+  volumeSource: VolumeSourceOf
 }
+
+/** A volume's directory on the host and whether containers always mount it read-only. */
+export interface VolumeSource {
+  hostPath: string
+  readOnly: boolean
+}
+export type VolumeSourceOf = (volume: Volume) => VolumeSource | undefined
 
 // The kubelet's defaults for a container with the Default procMount
 // (pkg/securitycontext/util.go). containerd (internal/cri container_create_linux.go) clears its
@@ -167,18 +175,17 @@ function withSubPath(base: string, subPath: string): string {
  * projected volumes the directory their files are written to, always read-only as in the
  * kubelet. Volume kinds kube-node cannot provide are left out.
  */
-export function buildMounts(pod: Pod, container: Container, rootDir: string, vars: ReadonlyMap<string, string> = new Map()): Mount[] {
-  const uid = pod.metadata?.uid ?? ''
+export function buildMounts(pod: Pod, container: Container, volumeSource: VolumeSourceOf, vars: ReadonlyMap<string, string> = new Map()): Mount[] {
   const volumes = pod.spec?.volumes ?? []
   const mounts: Mount[] = []
   for (const vm of container.volumeMounts ?? []) {
     const volume = volumes.find((v) => v.name === vm.name)
-    const hostPath = volume ? volumeHostPath(rootDir, uid, volume) : undefined
-    if (!volume || hostPath === undefined) continue
+    const source = volume ? volumeSource(volume) : undefined
+    if (!source) continue
     mounts.push({
       containerPath: vm.mountPath,
-      hostPath: withSubPath(hostPath, mountSubPath(vm, vars, `container ${container.name}, volumeMount ${vm.name}`)),
-      readonly: vm.readOnly === true || isProjectedVolume(volume),
+      hostPath: withSubPath(source.hostPath, mountSubPath(vm, vars, `container ${container.name}, volumeMount ${vm.name}`)),
+      readonly: vm.readOnly === true || source.readOnly,
       selinuxRelabel: false,
       propagation: propagation(vm.mountPropagation),
     })
@@ -219,7 +226,7 @@ export function buildContainerConfig(sp: StaticPod, container: Container, ctx: C
     args: expandAll(container.args, vars),
     workingDir: container.workingDir ?? '',
     envs,
-    mounts: buildMounts(pod, container, ctx.rootDir, vars),
+    mounts: buildMounts(pod, container, ctx.volumeSource, vars),
     labels: {
       [POD_NAME_LABEL]: name,
       [POD_NAMESPACE_LABEL]: namespace,

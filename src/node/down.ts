@@ -5,7 +5,7 @@ import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
 import {processManifestIO} from './manifest-io.js'
 import {listManagedPods, matchesName, type ManagedPod} from './pods.js'
-import {terminatePod} from '../sync/terminate.js'
+import {terminatePod} from '../apply/terminate.js'
 import {NotFoundError} from '../util/errors.js'
 
 export type DownSelector = {locations: string[]} | {all: true} | {names: string[]}

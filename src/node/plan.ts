@@ -1,11 +1,11 @@
 // `plan` and `run --dry-run`: what run would do, computed against the runtime's current state.
 // Reads only; never changes the runtime or the root dir.
 import type {StaticPod} from '../api/types.js'
-import type {PodActions} from '../sync/actions.js'
+import type {PodActions} from '../decide/actions.js'
 import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
 import {processManifestIO} from './manifest-io.js'
-import {planPod} from '../sync/sync-pod.js'
+import {planPod} from '../loop/sync-pod.js'
 import {createObjectStore} from '../manifest/object-store.js'
 
 export interface PodPlan {

@@ -10,7 +10,7 @@ import {retryUntil} from '../util/retry.js'
 import {errorMessage} from '../util/errors.js'
 import {readNodeInfo} from '../util/node-info.js'
 import {DEFAULT_MAX_PODS} from './config.js'
-import {runOnce, type PodRunResult, type ProgressEvent, type WaitFor} from '../sync/run-once.js'
+import {runOnce, type PodRunResult, type ProgressEvent, type WaitFor} from '../loop/run-once.js'
 
 export interface RunOptions {
   wait: WaitFor

@@ -3,7 +3,7 @@
 import type {Container, Probe, StaticPod} from '../api/types.js'
 import type {RuntimeService} from '../cri/port.js'
 import type {RuntimeContainer, RuntimePod} from '../kuberuntime/model.js'
-import type {ContainerProbeResults, PodProbeResults} from '../sync/actions.js'
+import type {ContainerProbeResults, PodProbeResults} from '../pod/probe-results.js'
 import type {Clock} from '../util/clock.js'
 import type {Logger} from '../util/logger.js'
 import type {HandlerOutcome, HandlerTarget} from './handlers.js'

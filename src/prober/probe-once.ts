@@ -4,7 +4,7 @@
 import type {StaticPod} from '../api/types.js'
 import type {RuntimeService} from '../cri/port.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
-import type {ContainerProbeResults, PodProbeResults} from '../sync/actions.js'
+import type {ContainerProbeResults, PodProbeResults} from '../pod/probe-results.js'
 import {runProbe} from './probe.js'
 
 export async function probeOnce(runtime: RuntimeService, sp: StaticPod, observed: RuntimePod | undefined, hostIP: string): Promise<PodProbeResults> {

@@ -11,7 +11,7 @@
 //        └─ liveness or startup Failure published ──▶ on hold until a new container ID
 import type {Container, Probe} from '../api/types.js'
 import type {RuntimeContainer} from '../kuberuntime/model.js'
-import type {ProbeResult} from '../sync/actions.js'
+import type {ProbeResult} from '../pod/probe-results.js'
 import type {Clock} from '../util/clock.js'
 import {errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'

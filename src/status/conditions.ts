@@ -1,6 +1,6 @@
 // The kubelet-owned pod conditions, in the kubelet's order (status/generate.go). Pure.
 import type {ContainerStatus, PodCondition, PodSpec} from '../api/types.js'
-import {isSidecar} from '../sync/restart-policy.js'
+import {isSidecar} from '../pod/restart-policy.js'
 import {anyRegularStarted, type PodPhase} from './phase.js'
 
 // Go prints a []string as `[a b]`; the kubelet's messages use that form.

@@ -2,8 +2,8 @@
 // the newest instance of a name gives `state`, the one before it `lastState`. Pure.
 import type {Container, ContainerState, ContainerStatus} from '../api/types.js'
 import type {RuntimeContainer} from '../kuberuntime/model.js'
-import type {ContainerProbeResults} from '../sync/actions.js'
-import {allByName} from '../sync/restart-policy.js'
+import type {ContainerProbeResults} from '../pod/probe-results.js'
+import {allByName} from '../pod/restart-policy.js'
 
 /** RFC 3339 at whole seconds, as the API prints times; undefined for "never" (0). */
 export function rfc3339(ms: number): string | undefined {

@@ -3,9 +3,9 @@
 // never stored. `get -o json` and `run --wait` both read it.
 import type {Container, ContainerStatus, PodStatus, StaticPod} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
-import type {PodProbeResults} from '../sync/actions.js'
-import {isSidecar} from '../sync/restart-policy.js'
-import {sortSandboxes} from '../sync/sandbox-decision.js'
+import type {PodProbeResults} from '../pod/probe-results.js'
+import {isSidecar} from '../pod/restart-policy.js'
+import {sortSandboxes} from '../pod/sandbox-order.js'
 import {podConditions} from './conditions.js'
 import {containerStatus, rfc3339} from './container-status.js'
 import {podPhase} from './phase.js'

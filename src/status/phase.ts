@@ -1,7 +1,7 @@
 // The pod phase from its container statuses (the kubelet's getPhase). Static pods do not take
 // the "terminal pod" shortcut, so the restart policy alone decides. Pure.
 import type {ContainerStatus, PodSpec} from '../api/types.js'
-import {isSidecar, podRestartPolicy} from '../sync/restart-policy.js'
+import {isSidecar, podRestartPolicy} from '../pod/restart-policy.js'
 
 export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed'
 

@@ -1,6 +1,6 @@
 // `plan` and `run --dry-run`: per pod, the actions run would take and why.
 import type {PodPlan} from '../../node/plan.js'
-import {describeActions} from '../../sync/describe.js'
+import {describeActions} from '../../decide/describe.js'
 import {renderTable} from './table.js'
 import {toJson, toYaml} from './output.js'
 import chalk from 'chalk'

@@ -3,7 +3,7 @@
 import type {Ora} from 'ora'
 import chalk from 'chalk'
 import {escapeControls} from '../../util/terminal-text.js'
-import type {ProgressEvent} from '../../sync/run-once.js'
+import type {ProgressEvent} from '../../loop/run-once.js'
 
 export interface Progress {
   onEvent(e: ProgressEvent): void

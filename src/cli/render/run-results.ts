@@ -1,6 +1,6 @@
 // `run`'s result: one row per pod with the outcome, or the pods as a v1 List for -o json|yaml.
 import type {Pod} from '../../api/types.js'
-import type {PodRunResult} from '../../sync/run-once.js'
+import type {PodRunResult} from '../../loop/run-once.js'
 import {podRow} from './pod-row.js'
 import {paintStatus, renderTable} from './table.js'
 import {toJson, toYaml} from './output.js'

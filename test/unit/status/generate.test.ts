@@ -1,9 +1,9 @@
 import {describe, expect, it} from 'vitest'
 import type {PodStatus, StaticPod} from '../../../src/api/types.js'
 import type {RuntimePod} from '../../../src/kuberuntime/model.js'
-import type {ContainerProbeResults} from '../../../src/sync/actions.js'
+import type {ContainerProbeResults} from '../../../src/pod/probe-results.js'
 import {generatePodStatus} from '../../../src/status/generate.js'
-import {T0, basePod, baseRuntime, container, dropContainer, exited, runtimeContainer, setContainer} from '../sync/builders.js'
+import {T0, basePod, baseRuntime, container, dropContainer, exited, runtimeContainer, setContainer} from '../../support/builders.js'
 
 interface Row {
   name: string

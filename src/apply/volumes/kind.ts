@@ -1,0 +1,37 @@
+// What one kind of volume is on the host. Every kind is one record in kinds/, listed once in
+// registry.ts: where it lives, whether containers may write it, what kube-node computes for it
+// and how it is made ready. Nothing else branches on a volume's kind.
+import type {StaticPod, Volume} from '../../api/types.js'
+import type {ObjectStore} from '../../api/types.js'
+import type {NodeCapacity} from '../../kuberuntime/env.js'
+import type {Logger} from '../../util/logger.js'
+import type {HostFs} from '../host-fs.js'
+import type {Mounter} from './prepare.js'
+import type {Projection, ProjectionContext} from './projection.js'
+
+export interface VolumeDeps {
+  fs: HostFs
+  rootDir: string
+  /** ConfigMaps and Secrets for configMap, secret and projected volumes; default none. */
+  objects?: ObjectStore | undefined
+  logger?: Logger | undefined
+  /** Default: systemMounter. */
+  mounter?: Mounter | undefined
+  /** For downwardAPI volumes: the node's IP and capacity (resourceFieldRef without limits). */
+  hostIP?: string | undefined
+  nodeCapacity?: NodeCapacity | undefined
+}
+
+export interface VolumeKind {
+  /** The Volume field that selects the kind, as a user writes it (`configMap`, `hostPath`, …). */
+  readonly name: string
+  matches(volume: Volume): boolean
+  /** The directory on the host that backs the volume. */
+  hostDir(rootDir: string, uid: string, volume: Volume): string
+  /** Containers always mount it read-only (the kubelet's rule for data kube-node computes). */
+  readonly readOnly: boolean
+  /** The files kube-node computes for it, for kinds that hold computed data; refreshed on resync. */
+  project?(volume: Volume, ctx: ProjectionContext): Projection
+  /** Makes it ready before a container that mounts it is created; throws ConfigError naming it. */
+  prepare(deps: VolumeDeps, sp: StaticPod, volume: Volume, dir: string): Promise<void>
+}

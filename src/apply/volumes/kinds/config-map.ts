@@ -1,0 +1,15 @@
+// configMap: the keys of a ConfigMap from the manifests, written as files on disk.
+import {configMapVolumePath} from '../../../kuberuntime/naming.js'
+import type {VolumeKind} from '../kind.js'
+import {prepareProjected} from '../prepare.js'
+import {projectConfigMapVolume} from '../projection.js'
+
+export const configMapVolume: VolumeKind = {
+  name: 'configMap',
+  matches: (v) => Boolean(v.configMap),
+  hostDir: (rootDir, uid, v) => configMapVolumePath(rootDir, uid, v.name),
+  readOnly: true,
+  project: (v, ctx) => projectConfigMapVolume(v.configMap ?? {}, ctx.objects, ctx.pod.metadata?.namespace ?? 'default'),
+  // ConfigMaps hold no secrets: on disk, as in the kubelet.
+  prepare: (deps, sp, v, dir) => prepareProjected(deps, sp, configMapVolume, v, dir, {tmpfs: false}),
+}

@@ -1,0 +1,14 @@
+// downwardAPI: fields of the pod and resources of its containers, written as files on a tmpfs.
+import {downwardAPIVolumePath} from '../../../kuberuntime/naming.js'
+import type {VolumeKind} from '../kind.js'
+import {prepareProjected} from '../prepare.js'
+import {projectDownwardAPIVolume} from '../projection.js'
+
+export const downwardAPIVolume: VolumeKind = {
+  name: 'downwardAPI',
+  matches: (v) => Boolean(v.downwardAPI),
+  hostDir: (rootDir, uid, v) => downwardAPIVolumePath(rootDir, uid, v.name),
+  readOnly: true,
+  project: (v, ctx) => projectDownwardAPIVolume(v.downwardAPI ?? {}, ctx),
+  prepare: (deps, sp, v, dir) => prepareProjected(deps, sp, downwardAPIVolume, v, dir, {tmpfs: true}),
+}

@@ -1,0 +1,11 @@
+// hostPath: a directory of the node, checked against its declared type (pkg/volume/hostpath).
+import type {VolumeKind} from '../kind.js'
+import {checkHostPath} from '../prepare.js'
+
+export const hostPathVolume: VolumeKind = {
+  name: 'hostPath',
+  matches: (v) => Boolean(v.hostPath),
+  hostDir: (_rootDir, _uid, v) => v.hostPath?.path ?? '',
+  readOnly: false,
+  prepare: (_deps, _sp, v) => checkHostPath(v.name, v.hostPath?.path ?? '', v.hostPath?.type ?? ''),
+}

@@ -1,0 +1,14 @@
+// secret: the keys of a Secret from the manifests, written as files on a tmpfs.
+import {secretVolumePath} from '../../../kuberuntime/naming.js'
+import type {VolumeKind} from '../kind.js'
+import {prepareProjected} from '../prepare.js'
+import {projectSecretVolume} from '../projection.js'
+
+export const secretVolume: VolumeKind = {
+  name: 'secret',
+  matches: (v) => Boolean(v.secret),
+  hostDir: (rootDir, uid, v) => secretVolumePath(rootDir, uid, v.name),
+  readOnly: true,
+  project: (v, ctx) => projectSecretVolume(v.secret ?? {}, ctx.objects, ctx.pod.metadata?.namespace ?? 'default'),
+  prepare: (deps, sp, v, dir) => prepareProjected(deps, sp, secretVolume, v, dir, {tmpfs: true}),
+}

@@ -1,0 +1,228 @@
+// The decision at the heart of every sync: from the desired pod and what the runtime has, the
+// list of actions that moves the one towards the other (the kubelet's computePodActions, with
+// image pulls as explicit actions and probe results and back-off passed in as data). Pure: no
+// I/O, no clock (`now` is given), no state — the same input always gives the same plan.
+import type {Container, StaticPod} from '../api/types.js'
+import type {ContainerType, RuntimeContainer, RuntimePod} from '../kuberuntime/model.js'
+import type {BlockedContainer, PodActions, PodAction, PodBackOff, PullImageAction, StartContainerAction} from './actions.js'
+import type {PodProbeResults} from '../pod/probe-results.js'
+import {decidePull, effectivePullPolicy} from '../images/pull-policy.js'
+import {imageRefCandidates} from '../images/reference.js'
+import {computeInitActions, type WantedKill, type WantedStart} from './init-actions.js'
+import {containerSpecChanged} from './spec-changed.js'
+import {initContainerType, newestByName, nextRestartCount, podRestartPolicy, type RestartPolicy} from '../pod/restart-policy.js'
+import {decideSandbox} from './sandbox-decision.js'
+import {sortSandboxes} from '../pod/sandbox-order.js'
+
+export interface ComputeInput {
+  /** The desired, defaulted pod. */
+  sp: StaticPod
+  /** What the runtime has for this UID (undefined = nothing). */
+  runtime: RuntimePod | undefined
+  /** Normalized refs (repo tags, repo digests) of the images present in the runtime. */
+  images: ReadonlySet<string>
+  probes: PodProbeResults
+  backOff: PodBackOff
+  /** Milliseconds since the epoch. */
+  now: number
+}
+
+/** What the decision wants, before back-off and image checks turn it into actions. */
+interface Decision {
+  sandboxId: string
+  killPod?: string
+  createSandbox?: {attempt: number; reason: string}
+  kills: WantedKill[]
+  initStarts: WantedStart[]
+  starts: WantedStart[]
+  terminal: boolean
+}
+
+export function computePodActions(input: ComputeInput): PodActions {
+  const {pod} = input.sp
+  const containers = input.runtime?.containers ?? []
+  const sandboxes = sortSandboxes(input.runtime?.sandboxes ?? [])
+  const policy = podRestartPolicy(pod.spec)
+  const sandbox = decideSandbox(pod, sandboxes)
+  // Something of the pod still runs: a finished pod must still be stopped once.
+  const alive = sandboxes.some((s) => s.state === 'ready') || containers.some((c) => c.state === 'running')
+
+  let decision: Decision
+  if (sandbox.create) {
+    decision = recreate(input, containers, policy, sandbox, sandboxes.length > 0 || containers.length > 0, alive)
+  } else {
+    decision = inSandbox(input, containers, policy, sandbox.sandbox.id)
+  }
+  return toPlan(input, containers, decision)
+}
+
+function finished(reason: string, alive: boolean): Decision {
+  return {sandboxId: '', kills: [], initStarts: [], starts: [], terminal: true, ...(alive ? {killPod: reason} : {})}
+}
+
+/** The sandbox must be (re)created: start again from the first init container. */
+function recreate(
+  input: ComputeInput,
+  containers: readonly RuntimeContainer[],
+  policy: RestartPolicy,
+  sandbox: {attempt: number; reason: string; dead: boolean},
+  existed: boolean,
+  alive: boolean,
+): Decision {
+  const spec = input.sp.pod.spec
+  // A run-to-completion pod whose sandbox died after its containers ran is not run again.
+  if (sandbox.dead && policy === 'Never' && containers.length > 0) {
+    return finished(`${sandbox.reason}; the pod's containers already ran and restartPolicy is Never`, alive)
+  }
+  const candidates = spec.containers.filter((c) => {
+    if (policy !== 'OnFailure') return true
+    const rc = newestByName(containers, c.name)
+    return !(rc?.state === 'exited' && rc.exitCode === 0)
+  })
+  const initializedBefore = spec.containers.some((c) => newestByName(containers, c.name) !== undefined)
+  if (candidates.length === 0 && initializedBefore) {
+    return finished(`every container exited with code 0 and restartPolicy is ${policy}; the pod has finished`, alive)
+  }
+  const where = existed ? 'the new sandbox' : 'the new pod'
+  const inits = spec.initContainers ?? []
+  const first = inits[0]
+  return {
+    sandboxId: '',
+    ...(existed ? {killPod: sandbox.reason} : {}),
+    createSandbox: {attempt: sandbox.attempt, reason: sandbox.reason},
+    kills: [],
+    initStarts:
+      first === undefined ? [] : [{container: first, index: 0, reason: `init container "${first.name}" runs first in ${where}`}],
+    starts:
+      first !== undefined
+        ? []
+        : candidates.map((c) => ({container: c, index: spec.containers.indexOf(c), reason: `container "${c.name}" starts in ${where}`})),
+    terminal: false,
+  }
+}
+
+/** The sandbox is fine: walk the init containers, then the regular ones. */
+function inSandbox(
+  input: ComputeInput,
+  containers: readonly RuntimeContainer[],
+  policy: RestartPolicy,
+  sandboxId: string,
+): Decision {
+  const {pod} = input.sp
+  // Init containers count only in the sandbox they ran in: a new sandbox runs them all again
+  // (the kubelet purges the old ones when it recreates the sandbox).
+  const current = containers.filter((c) => c.sandboxId === sandboxId)
+  const init = computeInitActions(pod, current, input.probes, policy)
+  if (init.failed !== undefined) return {...finished(`${init.failed}; the pod has failed`, true), sandboxId}
+  const decision: Decision = {sandboxId, kills: [...init.kills], initStarts: init.starts, starts: [], terminal: false}
+  if (!init.initialized) return decision
+
+  let kept = 0
+  pod.spec.containers.forEach((c, index) => {
+    const rc = newestByName(containers, c.name)
+    const what = `container "${c.name}"`
+    const start = (reason: string): void => void decision.starts.push({container: c, index, reason})
+    const kill = (r: RuntimeContainer, reason: string): void => void decision.kills.push({runtime: r, reason})
+    if (rc === undefined) return start(`${what} has not been started yet`)
+    switch (rc.state) {
+      case 'created':
+        kill(rc, `${what} was created but never started`)
+        return start(`${what} was created but never started`)
+      case 'unknown':
+        kill(rc, `${what} is in an unknown state`)
+        return start(`${what} was in an unknown state and is restarted`)
+      case 'exited': {
+        const restart = policy === 'Always' || (policy === 'OnFailure' && rc.exitCode !== 0)
+        if (restart) start(`${what} exited with code ${rc.exitCode} and restartPolicy is ${policy}`)
+        return
+      }
+      case 'running': {
+        const {changed, want} = containerSpecChanged(pod, c, rc)
+        if (changed) {
+          // A changed definition replaces the container whatever the restart policy.
+          // The image is the change a person most often makes; name it when it is the one.
+          const change = rc.image && c.image && rc.image !== c.image ? `image ${rc.image} → ${c.image}` : `hash ${rc.hash} → ${want}`
+          kill(rc, `${what}'s spec changed: ${change}`)
+          return start(`${what}'s spec changed: ${change}`)
+        }
+        const probe = probeFailure(input.probes, c)
+        if (probe !== undefined) {
+          kill(rc, `${what} failed its ${probe} probe`)
+          if (policy !== 'Never') start(`${what} failed its ${probe} probe and restartPolicy is ${policy}`)
+          return
+        }
+        kept++
+        return
+      }
+    }
+  })
+
+  // Nothing runs and nothing will start: a run-to-completion pod has reached its final phase.
+  if (kept === 0 && decision.starts.length === 0) {
+    const how = policy === 'OnFailure' ? 'exited with code 0' : 'has stopped'
+    return {...finished(`every container ${how} and restartPolicy is ${policy}; the pod has finished`, true), sandboxId}
+  }
+  return decision
+}
+
+function probeFailure(probes: PodProbeResults, c: Container): 'liveness' | 'startup' | undefined {
+  const r = probes.get(c.name)
+  if (r?.liveness === 'Failure') return 'liveness'
+  if (r?.startup === 'Failure') return 'startup'
+  return undefined
+}
+
+/** Back-off and images decide which wanted starts become actions; then the actions in order. */
+function toPlan(input: ComputeInput, containers: readonly RuntimeContainer[], d: Decision): PodActions {
+  const blocked: BlockedContainer[] = []
+  const pulls = new Map<string, PullImageAction>()
+  const starts: StartContainerAction[] = []
+  const wanted: Array<{s: WantedStart; type: ContainerType}> = [
+    ...d.initStarts.map((s) => ({s, type: initContainerType(s.container)})),
+    ...d.starts.map((s) => ({s, type: 'regular' as const})),
+  ]
+  for (const {s, type} of wanted) {
+    const {name} = s.container
+    const backOff = input.backOff.get(name)
+    if (backOff !== undefined && backOff.until > input.now) {
+      blocked.push({name, reason: backOff.reason, message: backOff.message})
+      continue
+    }
+    const image = s.container.image ?? ''
+    const pull = decidePull(effectivePullPolicy(image, s.container.imagePullPolicy), image, input.images)
+    if ('error' in pull) {
+      blocked.push({name, reason: pull.error, message: pull.message})
+      continue
+    }
+    if (pull.pull) {
+      const key = imageRefCandidates(image)[0] ?? image
+      const existing = pulls.get(key)
+      if (existing === undefined) pulls.set(key, {type: 'PullImage', image, containers: [name], reason: pull.reason})
+      else existing.containers.push(name)
+    }
+    starts.push({
+      type: 'StartContainer',
+      name,
+      containerType: type,
+      restartCount: nextRestartCount(newestByName(containers, name)),
+      reason: s.reason,
+    })
+  }
+  const actions: PodAction[] = [
+    ...pulls.values(),
+    ...(d.killPod !== undefined ? [{type: 'KillPod' as const, reason: d.killPod}] : []),
+    ...d.kills.map((k) => ({type: 'KillContainer' as const, containerId: k.runtime.id, name: k.runtime.name, reason: k.reason})),
+    ...(d.createSandbox !== undefined ? [{type: 'CreateSandbox' as const, ...d.createSandbox}] : []),
+    ...starts,
+  ]
+  const {metadata} = input.sp.pod
+  return {
+    uid: metadata.uid,
+    name: metadata.name,
+    namespace: metadata.namespace,
+    sandboxId: d.sandboxId,
+    actions,
+    blocked,
+    terminal: d.terminal,
+  }
+}

@@ -1,0 +1,128 @@
+// Which init containers to start (or kill and start) in a healthy sandbox: the kubelet's
+// sidecar-aware computeInitContainerActions. Regular init containers run one at a time in
+// order; a sidecar (restartable init container) lets the next one start once it has started,
+// and is restarted whenever it stops. Pure.
+import type {Container, Pod} from '../api/types.js'
+import type {RuntimeContainer} from '../kuberuntime/model.js'
+import type {PodProbeResults} from '../pod/probe-results.js'
+import {containerSpecChanged} from './spec-changed.js'
+import {isInitFailed, isSidecar, newestByName, type RestartPolicy} from '../pod/restart-policy.js'
+
+export interface WantedStart {
+  container: Container
+  /** Index in spec.initContainers or spec.containers. */
+  index: number
+  reason: string
+}
+
+export interface WantedKill {
+  runtime: RuntimeContainer
+  reason: string
+}
+
+export interface InitDecision {
+  starts: WantedStart[]
+  kills: WantedKill[]
+  /** Every init container has done its part: regular containers may be examined. */
+  initialized: boolean
+  /** Set when a regular init container failed under restartPolicy Never: the pod has failed. */
+  failed?: string
+}
+
+export function computeInitActions(
+  pod: Pod,
+  containers: readonly RuntimeContainer[],
+  probes: PodProbeResults,
+  policy: RestartPolicy,
+): InitDecision {
+  const spec = pod.spec ?? {containers: []}
+  const inits = spec.initContainers ?? []
+  const out: InitDecision = {starts: [], kills: [], initialized: true}
+  if (inits.length === 0) return out
+
+  // A created or running regular container means initialization happened before, even if old
+  // init containers were removed since; only sidecars must then be kept running.
+  let podInitialized = spec.containers.some((c) => {
+    const rc = newestByName(containers, c.name)
+    return rc !== undefined && (rc.state === 'created' || rc.state === 'running')
+  })
+  let previousInitialized = podInitialized
+  const starts = new Map<number, string>()
+  const last = inits.length - 1
+
+  // From last to first: the latest init container with a status tells where the sequence is,
+  // as earlier ones may have been garbage-collected.
+  for (let i = last; i >= 0; i--) {
+    const c = inits[i]!
+    const sidecar = isSidecar(c)
+    const rc = newestByName(containers, c.name)
+    const what = sidecar ? `sidecar "${c.name}"` : `init container "${c.name}"`
+    const next = inits[i + 1]
+    if (rc === undefined) {
+      if (previousInitialized && sidecar) starts.set(i, `${what} is not running; sidecars are kept running`)
+      continue
+    }
+    if (previousInitialized && !sidecar) continue
+
+    switch (rc.state) {
+      case 'created':
+        out.kills.push({runtime: rc, reason: `${what} was created but never started`})
+        starts.set(i, `${what} was created but never started`)
+        break
+      case 'running': {
+        if (!sidecar) break // a regular init container: wait for it to finish
+        if (c.startupProbe !== undefined) {
+          const startup = probes.get(c.name)?.startup
+          if (startup === 'Failure') {
+            out.kills.push({runtime: rc, reason: `${what} failed its startup probe`})
+            starts.set(i, `${what} failed its startup probe; sidecars are always restarted`)
+          }
+          if (startup !== 'Success') break // not started yet: wait
+        }
+        if (i === last) podInitialized = true
+        else if (!previousInitialized && next !== undefined) {
+          starts.set(i + 1, `${what} has started, so init container "${next.name}" is next`)
+        }
+        const {changed, want} = containerSpecChanged(pod, c, rc)
+        if (changed) {
+          out.kills.push({runtime: rc, reason: `${what}'s spec changed (hash ${rc.hash} → ${want})`})
+          starts.set(i, `${what}'s spec changed`)
+          break
+        }
+        if (c.livenessProbe !== undefined && probes.get(c.name)?.liveness === 'Failure') {
+          out.kills.push({runtime: rc, reason: `${what} failed its liveness probe`})
+          starts.set(i, `${what} failed its liveness probe; sidecars are always restarted`)
+        }
+        break
+      }
+      case 'exited':
+        if (sidecar) {
+          starts.set(i, `${what} exited with code ${rc.exitCode}; sidecars are always restarted`)
+        } else if (isInitFailed(rc)) {
+          const how = rc.reason === 'OOMKilled' ? 'was OOM-killed' : `exited with code ${rc.exitCode}`
+          if (policy === 'Never') return {starts: [], kills: [], initialized: false, failed: `${what} ${how} and restartPolicy is Never`}
+          starts.set(i, `${what} ${how} and restartPolicy is ${policy}`)
+        } else if (i === last) {
+          podInitialized = true
+        } else if (next !== undefined) {
+          starts.set(i + 1, `${what} completed, so init container "${next.name}" is next`)
+        }
+        break
+      case 'unknown':
+        if (!sidecar && policy === 'Never') {
+          return {starts: [], kills: [], initialized: false, failed: `${what} is in an unknown state and restartPolicy is Never`}
+        }
+        out.kills.push({runtime: rc, reason: `${what} is in an unknown state`})
+        starts.set(i, `${what} was in an unknown state and is restarted`)
+        break
+    }
+    previousInitialized = true
+  }
+  if (!previousInitialized) starts.set(0, `no init container has run yet; init container "${inits[0]!.name}" is first`)
+
+  out.starts = [...starts.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([index, reason]) => ({container: inits[index]!, index, reason}))
+  out.initialized = podInitialized
+  return out
+}

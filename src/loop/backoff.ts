@@ -1,0 +1,60 @@
+// Per-container back-off, as the kubelet's flowcontrol.Backoff: the delay starts at 10s, doubles
+// up to 5m, and is forgotten once the container has run for longer than twice the maximum
+// without a new failure (kubelet: containers that ran 10 minutes reset their back-off).
+import type {BackOffEntry} from '../decide/actions.js'
+
+export const INITIAL_BACKOFF_MS = 10_000
+export const MAX_BACKOFF_MS = 300_000
+
+interface Entry {
+  delayMs: number
+  lastFailure: number
+  reason: BackOffEntry['reason']
+}
+
+export class BackOff {
+  private readonly entries = new Map<string, Entry>()
+
+  constructor(
+    private readonly initialMs = INITIAL_BACKOFF_MS,
+    private readonly maxMs = MAX_BACKOFF_MS,
+  ) {}
+
+  /** Records a failure of `key` at `now` and returns the time it may be retried. */
+  next(key: string, now: number, reason: BackOffEntry['reason']): number {
+    const e = this.entries.get(key)
+    const fresh = !e || now - e.lastFailure > 2 * this.maxMs
+    const delayMs = fresh ? this.initialMs : Math.min(e.delayMs * 2, this.maxMs)
+    this.entries.set(key, {delayMs, lastFailure: now, reason})
+    return now + delayMs
+  }
+
+  /** The active back-off of `key` at `now`, if any. */
+  get(key: string, now: number): BackOffEntry | undefined {
+    const e = this.entries.get(key)
+    if (!e) return undefined
+    const until = e.lastFailure + e.delayMs
+    if (until <= now) return undefined
+    const secs = Math.ceil(e.delayMs / 1000)
+    const what = e.reason === 'CrashLoopBackOff' ? 'restarting failed container' : 'pulling image'
+    return {until, reason: e.reason, message: `back-off ${secs}s ${what}`}
+  }
+
+  reset(key: string): void {
+    this.entries.delete(key)
+  }
+
+  /**
+   * Forgets every entry that `next` would treat as fresh anyway (no failure for twice the maximum
+   * delay), as the kubelet's Backoff.GC does: a long `watch` must not keep every container it
+   * ever saw fail.
+   */
+  gc(now: number): void {
+    for (const [key, e] of this.entries) if (now - e.lastFailure > 2 * this.maxMs) this.entries.delete(key)
+  }
+
+  /** How many entries are kept (for tests and metrics). */
+  get size(): number {
+    return this.entries.size
+  }
+}

@@ -1,0 +1,344 @@
+// `watch`'s heart, the kubelet's syncLoop: pod updates from the sources, lifecycle events from the
+// PLEG, a resync tick and housekeeping all turn into work for the pod workers. It keeps, per
+// desired pod, the waiting reasons and the last status it computed (for /pods) and when the pod
+// is next due for a sync.
+import type {PodStatus, PodUpdate, StaticPod} from '../api/types.js'
+import type {RuntimePod} from '../kuberuntime/model.js'
+import type {Clock} from '../util/clock.js'
+import type {Logger} from '../util/logger.js'
+import {readRuntimePod, readRuntimePods} from '../kuberuntime/runtime-reader.js'
+import {PodWorkers, type PodWork} from './pod-workers.js'
+import {backOffKey, presentImages, syncPod, type Preloaded, type SyncContext, type WaitingReasons} from './sync-pod.js'
+import {terminatePod} from '../apply/terminate.js'
+import {describeAction} from '../decide/describe.js'
+import {errorMessage} from '../util/errors.js'
+import {admitPod, rejectedStatus, type Rejection} from '../decide/admission.js'
+import {planGarbage} from '../decide/gc.js'
+import {limiter} from '../util/limiter.js'
+import {DEFAULT_LOG_ROTATION, rotateLogs, type LogRotationOptions} from '../apply/log-rotation.js'
+import type {NodeInfo} from '../util/node-info.js'
+
+export interface SyncLoopMetrics {
+  observeWorker(operation: 'create' | 'update' | 'sync' | 'kill', seconds: number): void
+  observePodStart(seconds: number): void
+  syncError(): void
+}
+
+export interface LifecycleEvent {
+  uid: string
+  type: string
+  containerId: string
+}
+
+export interface SyncLoopOptions {
+  /** Base resync interval; each pod is re-synced after a uniform [1, 1.5) × this (kubelet: 1m). */
+  resyncIntervalMs: number
+  /** After a failed sync (kubelet backOffPeriod 10s, jitter 0.5). */
+  errorBackOffMs: number
+  housekeepingIntervalMs: number
+  /** Container and sandbox garbage collection, and log rotation (kubelet: 1m / 10s). */
+  gcIntervalMs: number
+  logRotation: LogRotationOptions
+  tickMs: number
+  /**
+   * Pod syncs running at the same time. The runtime, not kube-node, is the bottleneck: on a
+   * 2-core machine containerd is fastest with a few sandboxes at once (bench/converge.mjs).
+   * Kills are not limited, so a long grace period never holds up other pods.
+   */
+  parallelism: number
+  random?: () => number
+}
+
+export const DEFAULT_SYNC_LOOP_OPTIONS: SyncLoopOptions = {
+  resyncIntervalMs: 60_000,
+  errorBackOffMs: 10_000,
+  housekeepingIntervalMs: 2_000,
+  gcIntervalMs: 60_000,
+  logRotation: DEFAULT_LOG_ROTATION,
+  tickMs: 1_000,
+  parallelism: 4,
+}
+
+interface PodRecord {
+  sp: StaticPod
+  waiting: WaitingReasons
+  status?: PodStatus
+  nextSyncAt: number
+  firstSeenAt: number
+  startReported: boolean
+  everSynced: boolean
+  /** Set when admission refused the pod: it is never started (until an edit is admitted). */
+  rejected?: Rejection
+  /** When a sync of this pod last changed the runtime (ms); cached views older than it are stale. */
+  lastChangeAt: number
+}
+
+export interface SyncLoopDeps {
+  sync: SyncContext
+  logger: Logger
+  clock: Clock
+  /** True once every source has delivered a snapshot: before that nothing is deleted. */
+  sourcesReady: () => boolean
+  /** Only this node's pods are housekept (see NODE_LABEL). */
+  nodeName?: string
+  /** The runtime's pods as last relisted (the PLEG cache); without it housekeeping lists them. */
+  observedPods?: () => RuntimePod[]
+  /**
+   * One pod from the PLEG cache and when that relist started. A sync uses it instead of reading
+   * the runtime when the relist began after the pod's last change, so an idle node costs only
+   * the PLEG's two list calls a second.
+   */
+  cachedPod?: (uid: string) => {observed: RuntimePod | undefined; at: number}
+  /** The node pods are admitted against; without it every pod is admitted. */
+  node?: NodeInfo
+  metrics?: SyncLoopMetrics
+}
+
+export class SyncLoop {
+  private readonly pods = new Map<string, PodRecord>()
+  private readonly workers: PodWorkers
+  private timers: NodeJS.Timeout[] = []
+  private lastTick = 0
+  private readonly opts: SyncLoopOptions
+  private readonly random: () => number
+  private readonly limit: <T>(task: () => Promise<T>) => Promise<T>
+
+  constructor(
+    private readonly deps: SyncLoopDeps,
+    opts: Partial<SyncLoopOptions> = {},
+  ) {
+    this.opts = {...DEFAULT_SYNC_LOOP_OPTIONS, ...opts}
+    this.random = this.opts.random ?? Math.random
+    this.limit = limiter(this.opts.parallelism)
+    this.workers = new PodWorkers({sync: (sp, reason) => this.syncOne(sp, reason), kill: (w) => this.killOne(w)}, deps.logger)
+  }
+
+  start(): void {
+    this.lastTick = this.deps.clock.now()
+    this.timers.push(setInterval(() => this.tick(), this.opts.tickMs))
+    this.timers.push(setInterval(() => void this.housekeeping(), this.opts.housekeepingIntervalMs))
+    this.timers.push(setInterval(() => void this.collectGarbage(), this.opts.gcIntervalMs))
+  }
+
+  async stop(timeoutMs = 5_000): Promise<void> {
+    for (const t of this.timers) clearInterval(t)
+    this.timers = []
+    await this.workers.stop(timeoutMs)
+  }
+
+  /** Healthy while the loop keeps ticking (kubelet: the sync loop is not stuck). */
+  healthy(now: number): {ok: boolean; reason?: string} {
+    const late = now - this.lastTick
+    return late > 10 * this.opts.tickMs + 30_000 ? {ok: false, reason: `sync loop last ran ${Math.round(late / 1000)}s ago`} : {ok: true}
+  }
+
+  /** Desired pods with their last computed status. */
+  statuses(): {sp: StaticPod; status: PodStatus | undefined}[] {
+    return [...this.pods.values()].map((r) => ({sp: r.sp, status: r.status}))
+  }
+
+  handleUpdates(updates: PodUpdate[]): void {
+    const now = this.deps.clock.now()
+    for (const u of updates) {
+      for (const sp of u.pods) {
+        try {
+          this.handleUpdate(u.op, sp, now)
+        } catch (err) {
+          // One pod's problem never stops the handling of the others.
+          this.deps.logger.error('Could not handle a pod update', {pod: sp.pod.metadata.name, op: u.op, err: errorMessage(err)})
+        }
+      }
+    }
+  }
+
+  private handleUpdate(op: PodUpdate['op'], sp: StaticPod, now: number): void {
+    const uid = sp.pod.metadata.uid
+    switch (op) {
+      case 'ADD':
+      case 'UPDATE': {
+        let rec = this.pods.get(uid)
+        if (rec) rec.sp = sp
+        else {
+          // A new pod reads the runtime itself first: the cache may predate a recent kill of the same UID.
+          rec = {sp, waiting: new Map(), nextSyncAt: now, firstSeenAt: now, startReported: false, everSynced: false, lastChangeAt: now}
+          this.pods.set(uid, rec)
+        }
+        this.deps.logger.info(op === 'ADD' ? 'Pod added' : 'Pod updated', {pod: sp.pod.metadata.name, source: sp.source.location})
+        // A new pod, or a rejected one that was edited, must pass admission first.
+        if ((op === 'ADD' && !rec.everSynced) || rec.rejected) {
+          if (!this.admit(rec)) break
+        }
+        this.workers.update({type: 'sync', sp, reason: op === 'ADD' ? 'create' : 'update'})
+        break
+      }
+      case 'REMOVE': {
+        this.pods.delete(uid)
+        this.deps.logger.info('Pod removed from its source', {pod: sp.pod.metadata.name, source: sp.source.location})
+        if (this.deps.sourcesReady()) this.workers.update({type: 'kill', uid, sp, reason: 'its manifest is gone'})
+        break
+      }
+      case 'RECONCILE': {
+        const rec = this.pods.get(uid)
+        if (rec) rec.sp = sp
+        break
+      }
+    }
+  }
+
+  handleLifecycleEvents(events: LifecycleEvent[]): void {
+    const uids = new Set(events.filter((e) => e.type !== 'ContainerRemoved').map((e) => e.uid))
+    for (const uid of uids) {
+      const rec = this.pods.get(uid)
+      if (rec && !rec.rejected) this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync'})
+    }
+  }
+
+  /** A probe result changed: the pod is synced (restart on liveness failure, readiness in status). */
+  handleProbeChange(uid: string): void {
+    const rec = this.pods.get(uid)
+    if (rec && !rec.rejected) this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync'})
+  }
+
+  /** Syncs every pod that is due (resync interval, back-off expiry). */
+  tick(): void {
+    const now = this.deps.clock.now()
+    this.lastTick = now
+    for (const rec of this.pods.values()) {
+      if (!rec.rejected && rec.nextSyncAt <= now && !this.workers.isBusy(rec.sp.pod.metadata.uid)) {
+        rec.nextSyncAt = Number.POSITIVE_INFINITY
+        this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync'})
+      }
+    }
+  }
+
+  /** Kills kube-node's pods that no source wants (only once all sources have reported). */
+  async housekeeping(observed?: RuntimePod[]): Promise<void> {
+    if (!this.deps.sourcesReady()) return
+    let runtimePods: RuntimePod[]
+    try {
+      runtimePods = observed ?? this.deps.observedPods?.() ?? (await readRuntimePods(this.deps.sync.deps.runtime.runtime, {nodeName: this.deps.nodeName}))
+    } catch (err) {
+      this.deps.logger.debug(2, 'Housekeeping could not list pods', {err: errorMessage(err)})
+      return
+    }
+    for (const rp of runtimePods) {
+      if (this.pods.has(rp.uid) || this.workers.isBusy(rp.uid)) continue
+      this.workers.update({type: 'kill', uid: rp.uid, observed: rp, reason: 'no source defines this pod'})
+    }
+  }
+
+  /** Removes old dead containers and sandboxes of wanted pods, and rotates big logs. */
+  async collectGarbage(observed?: RuntimePod[]): Promise<void> {
+    const {sync, logger, clock} = this.deps
+    const runtime = sync.deps.runtime.runtime
+    sync.backOff.gc(clock.now())
+    try {
+      const pods = (observed ?? this.deps.observedPods?.() ?? (await readRuntimePods(runtime, {nodeName: this.deps.nodeName}))).filter((p) => !this.workers.isBusy(p.uid))
+      const garbage = planGarbage(pods, new Set(this.pods.keys()))
+      for (const id of garbage.containers) await runtime.removeContainer(id)
+      for (const id of garbage.sandboxes) {
+        await runtime.stopPodSandbox(id)
+        await runtime.removePodSandbox(id)
+      }
+      if (garbage.containers.length + garbage.sandboxes.length > 0) logger.debug(2, 'Collected garbage', {containers: garbage.containers.length, sandboxes: garbage.sandboxes.length})
+      await rotateLogs(runtime, pods, {...this.opts.logRotation, podLogsDir: this.deps.sync.deps.podLogsDir}, new Date(clock.now()), logger)
+    } catch (err) {
+      logger.warn('Garbage collection failed; will retry', {err: errorMessage(err)})
+    }
+  }
+
+  /** Waits until no worker has anything to do (tests). */
+  idle(): Promise<void> {
+    return this.workers.idle()
+  }
+
+  /** Admits the pod against the pods already admitted; a rejected pod gets a Failed status. */
+  private admit(rec: PodRecord): boolean {
+    if (!this.deps.node) return true
+    const admitted = [...this.pods.values()].filter((r) => r !== rec && !r.rejected).map((r) => r.sp)
+    const verdict = admitPod(rec.sp, admitted, this.deps.node)
+    if (verdict.admit) {
+      delete rec.rejected
+      return true
+    }
+    rec.rejected = verdict
+    rec.status = rejectedStatus(rec.sp, verdict)
+    this.deps.logger.warn('Pod rejected by admission', {pod: rec.sp.pod.metadata.name, reason: verdict.reason, message: verdict.message})
+    return false
+  }
+
+  private images?: {set: Set<string>; at: number}
+
+  /** The PLEG's view of the pod, when it is newer than the pod's last change; else undefined. */
+  private async preloaded(rec: PodRecord): Promise<Preloaded | undefined> {
+    const cached = this.deps.cachedPod?.(rec.sp.pod.metadata.uid)
+    if (!cached || cached.at <= rec.lastChangeAt) return undefined
+    const now = this.deps.clock.now()
+    // The image list changes only by pulls (which go through a fresh read) or by hand: 30s is fresh enough.
+    if (!this.images || now - this.images.at > 30_000) {
+      this.images = {set: await presentImages(this.deps.sync.deps.runtime.images), at: now}
+    }
+    return {observed: cached.observed, images: this.images.set}
+  }
+
+  private jitter(ms: number): number {
+    return ms + this.random() * 0.5 * ms
+  }
+
+  private async syncOne(sp: StaticPod, reason: string): Promise<void> {
+    const uid = sp.pod.metadata.uid
+    const rec = this.pods.get(uid)
+    if (!rec) return
+    const {clock, logger, metrics} = this.deps
+    const started = clock.now()
+    try {
+      const outcome = await this.limit(async () => syncPod(this.deps.sync, rec.sp, rec.waiting, await this.preloaded(rec)))
+      if (outcome.plan.actions.length > 0) rec.lastChangeAt = clock.now()
+      rec.status = outcome.status
+      rec.everSynced = true
+      for (const a of outcome.plan.actions) {
+        logger.info(describeAction(a), {pod: sp.pod.metadata.name})
+      }
+      for (const f of outcome.failures) {
+        logger.warn('Sync step failed', {pod: sp.pod.metadata.name, container: f.container || undefined, reason: f.reason, message: f.message})
+      }
+      const now = clock.now()
+      const until = outcome.plan.blocked
+        .map((b) => this.deps.sync.backOff.get(backOffKey(rec.sp, b.name), now)?.until)
+        .filter((t): t is number => t !== undefined)
+      if (until.length > 0) rec.nextSyncAt = Math.min(...until)
+      else if (outcome.failures.length > 0) rec.nextSyncAt = now + this.jitter(this.opts.errorBackOffMs)
+      else rec.nextSyncAt = now + this.jitter(this.opts.resyncIntervalMs)
+      if (outcome.failures.length > 0) metrics?.syncError()
+      const cs = outcome.status.containerStatuses ?? []
+      if (!rec.startReported && cs.length > 0 && cs.every((c) => c.state?.running)) {
+        rec.startReported = true
+        metrics?.observePodStart((now - rec.firstSeenAt) / 1000)
+      }
+    } catch (err) {
+      rec.nextSyncAt = clock.now() + this.jitter(this.opts.errorBackOffMs)
+      metrics?.syncError()
+      logger.error('Error syncing pod, will retry', {pod: sp.pod.metadata.name, err: errorMessage(err)})
+    } finally {
+      metrics?.observeWorker(reason === 'create' || reason === 'update' ? reason : 'sync', (clock.now() - started) / 1000)
+    }
+  }
+
+  private async killOne(work: Extract<PodWork, {type: 'kill'}>): Promise<void> {
+    const {sync, logger, clock, metrics} = this.deps
+    const started = clock.now()
+    try {
+      const observed = (await readRuntimePod(sync.deps.runtime.runtime, work.uid)) ?? work.observed
+      sync.prober?.removePod(work.uid)
+      if (!observed) return
+      logger.info('Stopping pod', {pod: observed.name, reason: work.reason})
+      await terminatePod(
+        {runtime: sync.deps.runtime.runtime, fs: sync.deps.fs, logger, clock, rootDir: sync.deps.rootDir, podLogsDir: sync.deps.podLogsDir},
+        observed,
+        work.sp?.pod,
+      )
+    } finally {
+      metrics?.observeWorker('kill', (clock.now() - started) / 1000)
+    }
+  }
+}

@@ -1,0 +1,121 @@
+// Builders for the decision and status tests: a base static pod with three containers and the
+// runtime status in which all of them run, current, in one ready sandbox (the kubelet's
+// makeBasePodAndStatus). Tests mutate copies of these.
+import type {Container, StaticPod} from '../../src/api/types.js'
+import type {RuntimeContainer, RuntimePod, RuntimeSandbox} from '../../src/kuberuntime/model.js'
+import type {PodAction} from '../../src/decide/actions.js'
+import {HASH_VERSION, containerHash, sandboxHash} from '../../src/kuberuntime/hash.js'
+
+export const T0 = Date.parse('2025-01-01T00:00:00Z')
+export const NOW = T0 + 600_000
+
+export function container(name: string, image: string, extra: Partial<Container> = {}): Container {
+  return {name, image, imagePullPolicy: 'IfNotPresent', ...extra}
+}
+
+export function basePod(): StaticPod {
+  return {
+    pod: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {name: 'web-node1', namespace: 'default', uid: 'uid-1'},
+      spec: {
+        restartPolicy: 'Always',
+        containers: [container('foo1', 'busybox:1.36'), container('foo2', 'alpine:3.20'), container('foo3', 'nginx:1.27')],
+      },
+    },
+    source: {kind: 'file', location: '/etc/kube-node/web.yaml', document: 0},
+    manifestName: 'web',
+  }
+}
+
+/** The images of the base pod, as the runtime lists them. */
+export const PRESENT: ReadonlySet<string> = new Set([
+  'docker.io/library/busybox:1.36',
+  'docker.io/library/alpine:3.20',
+  'docker.io/library/nginx:1.27',
+])
+
+export function sandbox(sp: StaticPod, extra: Partial<RuntimeSandbox> = {}): RuntimeSandbox {
+  return {
+    id: 'sandbox-1',
+    state: 'ready',
+    attempt: 0,
+    createdAt: T0,
+    ip: '10.0.0.1',
+    hash: sandboxHash(sp.pod),
+    hashVersion: HASH_VERSION,
+    labels: {},
+    annotations: {},
+    ...extra,
+  }
+}
+
+/** A running, current runtime container for the spec container `name` (init or regular). */
+export function runtimeContainer(sp: StaticPod, name: string, extra: Partial<RuntimeContainer> = {}): RuntimeContainer {
+  const spec = sp.pod.spec
+  const init = (spec.initContainers ?? []).find((c) => c.name === name)
+  const c = init ?? spec.containers.find((x) => x.name === name)
+  if (c === undefined) throw new Error(`no container ${name} in the test pod`)
+  return {
+    id: `id-${name}`,
+    sandboxId: 'sandbox-1',
+    name,
+    type: init === undefined ? 'regular' : init.restartPolicy === 'Always' ? 'sidecar' : 'init',
+    state: 'running',
+    restartCount: 0,
+    hash: containerHash(sp.pod, c),
+    hashVersion: HASH_VERSION,
+    createdAt: T0 + 1000,
+    startedAt: T0 + 2000,
+    finishedAt: 0,
+    exitCode: 0,
+    reason: '',
+    message: '',
+    image: c.image ?? '',
+    imageRef: `sha256:${name.padEnd(64, '0').slice(0, 64)}`,
+    logPath: `/var/log/pods/default_web-node1_uid-1/${name}/0.log`,
+    ...extra,
+  }
+}
+
+export function exited(exitCode: number, extra: Partial<RuntimeContainer> = {}): Partial<RuntimeContainer> {
+  return {state: 'exited', exitCode, finishedAt: T0 + 5000, reason: exitCode === 0 ? 'Completed' : 'Error', ...extra}
+}
+
+/** The base runtime: one ready sandbox and every regular container running and current. */
+export function baseRuntime(sp: StaticPod): RuntimePod {
+  return {
+    uid: sp.pod.metadata.uid,
+    name: sp.pod.metadata.name,
+    namespace: sp.pod.metadata.namespace,
+    manifestName: sp.manifestName,
+    sandboxes: [sandbox(sp)],
+    containers: sp.pod.spec.containers.map((c) => runtimeContainer(sp, c.name)),
+  }
+}
+
+/** Replaces the runtime container `name` by a changed copy. */
+export function setContainer(rt: RuntimePod, name: string, extra: Partial<RuntimeContainer>): void {
+  rt.containers = rt.containers.map((c) => (c.name === name ? {...c, ...extra} : c))
+}
+
+export function dropContainer(rt: RuntimePod, name: string): void {
+  rt.containers = rt.containers.filter((c) => c.name !== name)
+}
+
+/** An action as one short comparable string (reasons are checked separately). */
+export function summary(a: PodAction): string {
+  switch (a.type) {
+    case 'PullImage':
+      return `PullImage ${a.image} for ${a.containers.join(',')}`
+    case 'KillPod':
+      return 'KillPod'
+    case 'KillContainer':
+      return `KillContainer ${a.name}`
+    case 'CreateSandbox':
+      return `CreateSandbox attempt=${a.attempt}`
+    case 'StartContainer':
+      return `Start ${a.containerType} ${a.name} restart=${a.restartCount}`
+  }
+}

@@ -1,0 +1,43 @@
+import {chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterEach, describe, expect, it} from 'vitest'
+import {ensurePodDir, nodeHostFs} from '../../../src/apply/host-fs.js'
+
+const dirs: string[] = []
+const temp = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'kn-hostfs-'))
+  dirs.push(d)
+  return d
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, {recursive: true, force: true})
+})
+const mode = (p: string): string => (statSync(p).mode & 0o777).toString(8)
+
+describe('ensurePodDir', () => {
+  it('creates root, pods/ and the pod dir 0750', async () => {
+    const root = join(temp(), 'root')
+    const dir = await ensurePodDir(nodeHostFs, root, 'uid-1')
+    expect([mode(root), mode(join(root, 'pods')), mode(dir)]).toEqual(['750', '750', '750'])
+  })
+
+  it('tightens pods/ and a pod dir that are wider, but never an existing root dir a user chose', async () => {
+    const root = temp()
+    chmodSync(root, 0o755)
+    mkdirSync(join(root, 'pods/uid-1'), {recursive: true, mode: 0o777})
+    chmodSync(join(root, 'pods'), 0o777)
+    chmodSync(join(root, 'pods/uid-1'), 0o777)
+    await ensurePodDir(nodeHostFs, root, 'uid-1')
+    expect([mode(root), mode(join(root, 'pods')), mode(join(root, 'pods/uid-1'))]).toEqual(['755', '750', '750'])
+  })
+
+  it('accepts a root dir that is a link, refuses a pod dir that is one', async () => {
+    const base = temp()
+    mkdirSync(join(base, 'real'))
+    symlinkSync(join(base, 'real'), join(base, 'root'))
+    await ensurePodDir(nodeHostFs, join(base, 'root'), 'uid-1')
+    symlinkSync('/tmp', join(base, 'real/pods/uid-2'))
+    await expect(ensurePodDir(nodeHostFs, join(base, 'root'), 'uid-2')).rejects.toThrow(/not a directory/)
+  })
+})

@@ -1,0 +1,227 @@
+// killContainer and pod stops: the kubelet's grace period rules, the preStop hook run before
+// StopContainer within the grace period, and what is left of it given to StopContainer.
+import * as http from 'node:http'
+import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import type {Container, Pod} from '../../../src/api/types.js'
+import type {ExecSyncResult} from '../../../src/cri/api.js'
+import type {RuntimeContainer, RuntimePod} from '../../../src/kuberuntime/model.js'
+import {baseGracePeriodSeconds, killContainer, stopPodSandboxes, type KillDeps} from '../../../src/apply/kill.js'
+import {PRESTOP_HANDLER_ANNOTATION, CONTAINER_PORTS_ANNOTATION} from '../../../src/kuberuntime/labels.js'
+import {silentLogger} from '../../../src/util/logger.js'
+import {FakeRuntime} from '../../support/fake-runtime.js'
+import {FakeClock} from '../../support/fake-clock.js'
+import {close, listen} from '../prober/listen.js'
+
+function pod(grace: number | undefined, container: Partial<Container> = {}): Pod {
+  return {
+    metadata: {name: 'web-node1', namespace: 'default', uid: 'uid-1'},
+    spec: {
+      ...(grace !== undefined ? {terminationGracePeriodSeconds: grace} : {}),
+      containers: [{name: 'main', image: 'busybox', ...container}],
+    },
+  }
+}
+
+function observed(extra: Partial<RuntimeContainer> = {}): RuntimeContainer {
+  return {
+    id: 'c1', sandboxId: 's1', name: 'main', type: 'regular', state: 'running', restartCount: 0, hash: 'h',
+    createdAt: 1, startedAt: 1, finishedAt: 0, exitCode: 0, reason: '', message: '', image: 'busybox', imageRef: 'sha', logPath: '',
+    ...extra,
+  }
+}
+
+describe('baseGracePeriodSeconds', () => {
+  const probeGrace = {livenessProbe: {exec: {command: ['x']}, terminationGracePeriodSeconds: 3}, startupProbe: {exec: {command: ['x']}, terminationGracePeriodSeconds: 4}}
+  it.each([
+    ['the pod spec value', pod(45), undefined, {}, 45],
+    ['0 from the pod spec (the floor comes later)', pod(0), undefined, {}, 0],
+    ['the runtime annotation when the pod is gone', undefined, observed({terminationGracePeriodSeconds: 12}), {}, 12],
+    ['30 when nothing says', undefined, undefined, {}, 30],
+    ['the override over everything', pod(45), undefined, {gracePeriodOverride: 1}, 1],
+    ['the liveness probe value on a liveness kill', pod(45, probeGrace), undefined, {reason: 'container "main" failed its liveness probe'}, 3],
+    ['the startup probe value on a startup kill', pod(45, probeGrace), undefined, {reason: 'container "main" failed its startup probe'}, 4],
+    ['the pod value on a liveness kill when the probe sets none', pod(45, {livenessProbe: {exec: {command: ['x']}}}), undefined, {reason: 'container "main" failed its liveness probe'}, 45],
+    ['the pod value on any other kill', pod(45, probeGrace), undefined, {reason: "container \"main\"'s spec changed"}, 45],
+    ['the override over a probe value', pod(45, probeGrace), undefined, {gracePeriodOverride: 7, reason: 'container "main" failed its liveness probe'}, 7],
+  ] as const)('%s', (_name, p, rc, opts, want) => {
+    const spec = p?.spec?.containers[0]
+    expect(baseGracePeriodSeconds(p, spec, rc, opts)).toBe(want)
+  })
+})
+
+describe('killContainer', () => {
+  let fake: FakeRuntime
+  let clock: FakeClock
+  let warnings: {msg: string; err: unknown}[]
+  let deps: KillDeps
+  let id: string
+
+  /** ExecSync that "takes" `ms` on the clock and exits with `exitCode`. */
+  function execTaking(ms: number, exitCode = 0): void {
+    Object.assign(fake, {
+      execSync: async (cid: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResult> => {
+        fake.calls.push({call: 'ExecSync', args: [cid, cmd, timeoutSeconds]})
+        clock.advance(ms)
+        return {stdout: Buffer.from(exitCode ? 'nope' : ''), stderr: Buffer.alloc(0), exitCode}
+      },
+    })
+  }
+
+  beforeEach(async () => {
+    fake = new FakeRuntime({images: ['busybox']})
+    clock = new FakeClock(fake)
+    warnings = []
+    deps = {runtime: fake, logger: {...silentLogger, warn: (msg, f) => warnings.push({msg, err: f?.['err']})}, clock}
+    const sb = await fake.runPodSandbox({metadata: {name: 'web', namespace: 'default', uid: 'uid-1', attempt: 0}, labels: {}, annotations: {}} as never)
+    id = await fake.createContainer(sb, {metadata: {name: 'main', attempt: 0}, image: {image: 'busybox'}, labels: {}, annotations: {}, mounts: [], logPath: 'main/0.log'} as never, {} as never)
+    await fake.startContainer(id)
+    fake.calls.length = 0
+  })
+
+  const target = (extra: Partial<RuntimeContainer> = {}): {containerId: string; name: string; observed: RuntimeContainer; podIP: string} => ({
+    containerId: id, name: 'main', observed: observed({id, ...extra}), podIP: '127.0.0.1',
+  })
+
+  it('without a preStop hook stops with the whole grace period', async () => {
+    await killContainer(deps, target(), pod(30))
+    expect(fake.callNames()).toEqual(['StopContainer'])
+    expect(fake.callsOf('StopContainer')[0]!.args).toEqual([id, 30])
+  })
+
+  it('runs the preStop hook first and gives StopContainer the grace period minus what the hook took', async () => {
+    execTaking(7_400)
+    await killContainer(deps, target(), pod(30, {lifecycle: {preStop: {exec: {command: ['drain']}}}}))
+    expect(fake.callNames()).toEqual(['ExecSync', 'StopContainer'])
+    // The hook may use the whole grace period; whole seconds are taken off (7.4s → 7).
+    expect(fake.callsOf('ExecSync')[0]!.args).toEqual([id, ['drain'], 30])
+    expect(fake.callsOf('StopContainer')[0]!.args).toEqual([id, 23])
+  })
+
+  it('never gives StopContainer less than 2 seconds', async () => {
+    execTaking(10_000)
+    await killContainer(deps, target(), pod(10, {lifecycle: {preStop: {exec: {command: ['drain']}}}}))
+    expect(fake.callsOf('StopContainer')[0]!.args).toEqual([id, 2])
+  })
+
+  it('a sleep preStop hook waits on the clock', async () => {
+    await killContainer(deps, target(), pod(30, {lifecycle: {preStop: {sleep: {seconds: 5}}}}))
+    expect(fake.callsOf('StopContainer')[0]!.args).toEqual([id, 25])
+  })
+
+  it('a failing preStop hook is logged as FailedPreStopHook and the stop goes on', async () => {
+    execTaking(1_000, 1)
+    await killContainer(deps, target(), pod(30, {lifecycle: {preStop: {exec: {command: ['drain']}}}}))
+    expect(fake.callNames()).toEqual(['ExecSync', 'StopContainer'])
+    expect(fake.callsOf('StopContainer')[0]!.args).toEqual([id, 29])
+    expect(warnings.map((w) => w.msg)).toEqual(['FailedPreStopHook'])
+    expect(String(warnings[0]!.err)).toContain('message: "nope"')
+  })
+
+  it('a grace period of 0 skips the preStop hook and still gives 2 seconds', async () => {
+    execTaking(0)
+    await killContainer(deps, target(), pod(30, {lifecycle: {preStop: {exec: {command: ['drain']}}}}), {gracePeriodOverride: 0})
+    expect(fake.callNames()).toEqual(['StopContainer'])
+    expect(fake.callsOf('StopContainer')[0]!.args).toEqual([id, 2])
+  })
+
+  it('a container that never ran gets no preStop hook', async () => {
+    execTaking(0)
+    await killContainer(deps, target({state: 'created'}), pod(30, {lifecycle: {preStop: {exec: {command: ['drain']}}}}))
+    expect(fake.callNames()).toEqual(['StopContainer'])
+  })
+
+  it('a probe kill uses the probe grace period for the hook and the stop', async () => {
+    execTaking(1_000)
+    const p = pod(30, {lifecycle: {preStop: {exec: {command: ['drain']}}}, livenessProbe: {exec: {command: ['x']}, terminationGracePeriodSeconds: 5}})
+    await killContainer(deps, target(), p, {reason: 'container "main" failed its liveness probe'})
+    expect(fake.callsOf('ExecSync')[0]!.args[2]).toBe(5)
+    expect(fake.callsOf('StopContainer')[0]!.args).toEqual([id, 4])
+  })
+
+  it('for a pod no longer desired, takes the preStop hook from the container annotation', async () => {
+    execTaking(3_000)
+    const c = fake.containers.get(id)!
+    c.status = {...c.status, annotations: {[PRESTOP_HANDLER_ANNOTATION]: JSON.stringify({exec: {command: ['from-annotation']}})}}
+    await killContainer(deps, target({terminationGracePeriodSeconds: 10}), undefined)
+    expect(fake.callNames()).toEqual(['ContainerStatus', 'ExecSync', 'StopContainer'])
+    expect(fake.callsOf('ExecSync')[0]!.args[1]).toEqual(['from-annotation'])
+    expect(fake.callsOf('StopContainer')[0]!.args).toEqual([id, 7])
+  })
+
+  it('a container already gone is stopped without error', async () => {
+    await fake.removeContainer(id)
+    await expect(killContainer(deps, target(), pod(30))).resolves.toBeUndefined()
+  })
+
+  describe('httpGet preStop', () => {
+    let server: http.Server
+    let port: number
+    const hits: string[] = []
+    beforeAll(async () => {
+      server = http.createServer((req, res) => {
+        hits.push(req.url ?? '')
+        res.end('ok')
+      })
+      port = await listen(server)
+    })
+    afterAll(() => close(server))
+
+    it('is sent to the pod IP, a named port resolved from the annotation when the pod is gone', async () => {
+      const c = fake.containers.get(id)!
+      c.status = {
+        ...c.status,
+        annotations: {
+          [PRESTOP_HANDLER_ANNOTATION]: JSON.stringify({httpGet: {port: 'web', path: '/shutdown'}}),
+          [CONTAINER_PORTS_ANNOTATION]: JSON.stringify([{name: 'web', containerPort: port}]),
+        },
+      }
+      await killContainer(deps, target(), undefined)
+      expect(hits).toEqual(['/shutdown'])
+      expect(warnings).toEqual([])
+      expect(fake.callNames()).toEqual(['ContainerStatus', 'StopContainer'])
+    })
+  })
+})
+
+describe('stopPodSandboxes', () => {
+  it('runs each running container’s preStop before its stop, then stops the sandboxes', async () => {
+    const fake = new FakeRuntime()
+    const calls: string[] = []
+    Object.assign(fake, {
+      execSync: async (cid: string): Promise<ExecSyncResult> => {
+        calls.push(`ExecSync ${cid}`)
+        return {stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: 0}
+      },
+      stopContainer: async (cid: string, t: number): Promise<void> => {
+        calls.push(`StopContainer ${cid} ${t}`)
+      },
+      stopPodSandbox: async (sid: string): Promise<void> => {
+        calls.push(`StopPodSandbox ${sid}`)
+      },
+    })
+    const p: Pod = {
+      metadata: {name: 'web-node1', namespace: 'default', uid: 'uid-1'},
+      spec: {
+        terminationGracePeriodSeconds: 15,
+        containers: [
+          {name: 'a', image: 'busybox', lifecycle: {preStop: {exec: {command: ['x']}}}},
+          {name: 'b', image: 'busybox'},
+        ],
+      },
+    }
+    const rp: RuntimePod = {
+      uid: 'uid-1', name: 'web-node1', namespace: 'default', manifestName: 'web',
+      sandboxes: [{id: 's1', state: 'ready', attempt: 0, createdAt: 1, ip: '10.0.0.2', labels: {}, annotations: {}}],
+      containers: [
+        observed({id: 'ca', name: 'a'}),
+        observed({id: 'cb', name: 'b'}),
+        observed({id: 'old', name: 'a', state: 'exited'}),
+      ],
+    }
+    await stopPodSandboxes({runtime: fake, logger: silentLogger, clock: new FakeClock()}, p, rp, {remove: false})
+    expect(calls.indexOf('ExecSync ca')).toBeLessThan(calls.indexOf('StopContainer ca 15'))
+    expect(calls).toContain('StopContainer cb 15')
+    expect(calls).not.toContain('StopContainer old 15')
+    expect(calls.at(-1)).toBe('StopPodSandbox s1')
+  })
+})

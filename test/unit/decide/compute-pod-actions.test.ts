@@ -1,0 +1,487 @@
+import {describe, expect, it} from 'vitest'
+import type {StaticPod} from '../../../src/api/types.js'
+import type {RuntimePod} from '../../../src/kuberuntime/model.js'
+import type {BackOffEntry, PodActions} from '../../../src/decide/actions.js'
+import type {ContainerProbeResults} from '../../../src/pod/probe-results.js'
+import {computePodActions} from '../../../src/decide/compute-pod-actions.js'
+import {
+  NOW,
+  PRESENT,
+  T0,
+  basePod,
+  baseRuntime,
+  container,
+  dropContainer,
+  exited,
+  runtimeContainer,
+  sandbox,
+  setContainer,
+  summary,
+} from '../../support/builders.js'
+
+interface Row {
+  name: string
+  /** Changes the desired pod after the runtime was built from the base pod. */
+  pod?: (sp: StaticPod) => void
+  /** Changes the runtime; `sp` is the pod the runtime was built from. */
+  runtime?: (rt: RuntimePod, sp: StaticPod) => void
+  noRuntime?: boolean
+  probes?: Record<string, ContainerProbeResults>
+  backOff?: Record<string, BackOffEntry>
+  /** Replaces the images present in the runtime. */
+  images?: string[]
+  want: string[]
+  blocked?: string[]
+  terminal?: boolean
+}
+
+type Base = () => StaticPod
+
+function compute(row: Row, base: Base = basePod): PodActions {
+  const built = base()
+  const rt = baseRuntime(built)
+  row.runtime?.(rt, built)
+  const sp = structuredClone(built)
+  row.pod?.(sp)
+  return computePodActions({
+    sp,
+    runtime: row.noRuntime ? undefined : rt,
+    images: row.images ? new Set(row.images) : PRESENT,
+    probes: new Map(Object.entries(row.probes ?? {})),
+    backOff: new Map(Object.entries(row.backOff ?? {})),
+    now: NOW,
+  })
+}
+
+function check(row: Row, base?: Base): void {
+  const plan = compute(row, base)
+  expect(plan.actions.map(summary)).toEqual(row.want)
+  expect(plan.blocked.map((b) => `${b.name} ${b.reason}`)).toEqual(row.blocked ?? [])
+  expect(plan.terminal).toBe(row.terminal ?? false)
+  for (const a of plan.actions) expect(a.reason.length, `reason of ${summary(a)}`).toBeGreaterThan(10)
+  for (const b of plan.blocked) expect(b.message).not.toBe('')
+}
+
+const never = (sp: StaticPod): void => void (sp.pod.spec.restartPolicy = 'Never')
+const onFailure = (sp: StaticPod): void => void (sp.pod.spec.restartPolicy = 'OnFailure')
+const allRegular = (restart: number): string[] => ['foo1', 'foo2', 'foo3'].map((n) => `Start regular ${n} restart=${restart}`)
+
+describe('computePodActions: sandbox and regular containers', () => {
+  const rows: Row[] = [
+    {name: 'everything running and current: nothing to do', want: []},
+    {name: 'new pod: no sandbox → create one and start every container', noRuntime: true, want: ['CreateSandbox attempt=0', ...allRegular(0)]},
+    {
+      name: 'runtime knows the UID but has nothing left → create sandbox attempt 0',
+      runtime: (rt) => void ((rt.sandboxes = []), (rt.containers = [])),
+      want: ['CreateSandbox attempt=0', ...allRegular(0)],
+    },
+    {
+      name: 'sandbox not ready → kill pod, new sandbox attempt 1, restart counts continue',
+      runtime: (rt) => void (rt.sandboxes[0]!.state = 'notready'),
+      want: ['KillPod', 'CreateSandbox attempt=1', ...allRegular(1)],
+    },
+    {
+      name: 'two ready sandboxes → recreate with one',
+      runtime: (rt, sp) => void rt.sandboxes.unshift(sandbox(sp, {id: 'sandbox-2', attempt: 1, createdAt: T0 + 100})),
+      want: ['KillPod', 'CreateSandbox attempt=2', ...allRegular(1)],
+    },
+    {
+      name: 'sandbox hash changed (hostNetwork) → kill pod and recreate',
+      pod: (sp) => void (sp.pod.spec.hostNetwork = true),
+      want: ['KillPod', 'CreateSandbox attempt=1', ...allRegular(1)],
+    },
+    {
+      name: 'adopted sandbox without hash is not treated as changed',
+      pod: (sp) => void (sp.pod.spec.hostNetwork = true),
+      runtime: (rt) => void (delete rt.sandboxes[0]!.hash, delete rt.sandboxes[0]!.hashVersion),
+      want: [],
+    },
+    {
+      name: 'container hash changed (command) → kill it and start it again',
+      pod: (sp) => void (sp.pod.spec.containers[1]!.command = ['sleep', '1000']),
+      want: ['KillContainer foo2', 'Start regular foo2 restart=1'],
+    },
+    {
+      name: 'container hash changed under restartPolicy Never → still replaced',
+      pod: (sp) => void ((sp.pod.spec.containers[1]!.command = ['sleep', '1']), never(sp)),
+      want: ['KillContainer foo2', 'Start regular foo2 restart=1'],
+    },
+    {
+      name: 'adopted container without hash annotation is kept despite a changed spec',
+      pod: (sp) => void (sp.pod.spec.containers[1]!.command = ['sleep', '1000']),
+      runtime: (rt) => setContainer(rt, 'foo2', {hash: ''}),
+      want: [],
+    },
+    {
+      name: 'container from an unknown hash version is kept',
+      pod: (sp) => void (sp.pod.spec.containers[1]!.command = ['sleep', '1000']),
+      runtime: (rt) => setContainer(rt, 'foo2', {hashVersion: '99'}),
+      want: [],
+    },
+    {
+      name: 'new image not present: the pull comes before the kill',
+      pod: (sp) => void (sp.pod.spec.containers[1]!.image = 'alpine:3.21'),
+      want: ['PullImage alpine:3.21 for foo2', 'KillContainer foo2', 'Start regular foo2 restart=1'],
+    },
+    {name: 'Always: exited 0 → restart', runtime: (rt) => setContainer(rt, 'foo2', exited(0)), want: ['Start regular foo2 restart=1']},
+    {
+      name: 'Always: exited 0 and exited 111 → restart both',
+      runtime: (rt) => void (setContainer(rt, 'foo1', exited(0)), setContainer(rt, 'foo2', exited(111))),
+      want: ['Start regular foo1 restart=1', 'Start regular foo2 restart=1'],
+    },
+    {name: 'OnFailure: exited 0 → stays dead', pod: onFailure, runtime: (rt) => setContainer(rt, 'foo2', exited(0)), want: []},
+    {
+      name: 'OnFailure: exited 1 → restart',
+      pod: onFailure,
+      runtime: (rt) => setContainer(rt, 'foo2', exited(1, {restartCount: 3})),
+      want: ['Start regular foo2 restart=4'],
+    },
+    {name: 'Never: exited 1 with others running → nothing', pod: never, runtime: (rt) => setContainer(rt, 'foo2', exited(1)), want: []},
+    {
+      name: 'created but never started → kill it and start again',
+      runtime: (rt) => setContainer(rt, 'foo2', {state: 'created', startedAt: 0}),
+      want: ['KillContainer foo2', 'Start regular foo2 restart=1'],
+    },
+    {
+      name: 'unknown state → kill and start again (also under Never)',
+      pod: never,
+      runtime: (rt) => setContainer(rt, 'foo2', {state: 'unknown'}),
+      want: ['KillContainer foo2', 'Start regular foo2 restart=1'],
+    },
+    {name: 'no status for one container → start it', runtime: (rt) => dropContainer(rt, 'foo3'), want: ['Start regular foo3 restart=0']},
+    {name: 'liveness failure → kill and restart', probes: {foo2: {liveness: 'Failure'}}, want: ['KillContainer foo2', 'Start regular foo2 restart=1']},
+    {name: 'liveness failure under Never → kill only', pod: never, probes: {foo2: {liveness: 'Failure'}}, want: ['KillContainer foo2']},
+    {name: 'startup failure → kill and restart', probes: {foo2: {startup: 'Failure'}}, want: ['KillContainer foo2', 'Start regular foo2 restart=1']},
+    {name: 'readiness failure → nothing (status only)', probes: {foo2: {readiness: 'Failure'}}, want: []},
+    {
+      name: 'crash-loop back-off blocks the restart',
+      runtime: (rt) => setContainer(rt, 'foo2', exited(1)),
+      backOff: {foo2: {until: NOW + 5000, reason: 'CrashLoopBackOff', message: 'back-off 10s restarting failed container=foo2'}},
+      want: [],
+      blocked: ['foo2 CrashLoopBackOff'],
+    },
+    {
+      name: 'expired back-off lets the restart go',
+      runtime: (rt) => setContainer(rt, 'foo2', exited(1)),
+      backOff: {foo2: {until: NOW - 1, reason: 'CrashLoopBackOff', message: 'back-off 10s'}},
+      want: ['Start regular foo2 restart=1'],
+    },
+    {
+      name: 'image pull back-off blocks the start and its pull',
+      runtime: (rt) => dropContainer(rt, 'foo2'),
+      images: ['docker.io/library/busybox:1.36', 'docker.io/library/nginx:1.27'],
+      backOff: {foo2: {until: NOW + 1, reason: 'ImagePullBackOff', message: 'Back-off pulling image "alpine:3.20"'}},
+      want: [],
+      blocked: ['foo2 ImagePullBackOff'],
+    },
+    {
+      name: 'image Always → pulled even when present',
+      pod: (sp) => void (sp.pod.spec.containers[1]!.imagePullPolicy = 'Always'),
+      runtime: (rt) => dropContainer(rt, 'foo2'),
+      want: ['PullImage alpine:3.20 for foo2', 'Start regular foo2 restart=0'],
+    },
+    {name: 'image IfNotPresent and present → no pull', runtime: (rt) => dropContainer(rt, 'foo2'), want: ['Start regular foo2 restart=0']},
+    {
+      name: 'image IfNotPresent and absent → pull',
+      runtime: (rt) => dropContainer(rt, 'foo2'),
+      images: [],
+      want: ['PullImage alpine:3.20 for foo2', 'Start regular foo2 restart=0'],
+    },
+    {
+      name: 'image Never and absent → ErrImageNeverPull, not started',
+      pod: (sp) => void (sp.pod.spec.containers[1]!.imagePullPolicy = 'Never'),
+      runtime: (rt) => dropContainer(rt, 'foo2'),
+      images: [],
+      want: [],
+      blocked: ['foo2 ErrImageNeverPull'],
+    },
+    {
+      name: 'image Never and present → started',
+      pod: (sp) => void (sp.pod.spec.containers[1]!.imagePullPolicy = 'Never'),
+      runtime: (rt) => dropContainer(rt, 'foo2'),
+      want: ['Start regular foo2 restart=0'],
+    },
+    {
+      name: 'image name invalid → InvalidImageName, not started',
+      pod: (sp) => void (sp.pod.spec.containers[1]!.image = 'Not A Valid:Image'),
+      runtime: (rt) => dropContainer(rt, 'foo2'),
+      want: [],
+      blocked: ['foo2 InvalidImageName'],
+    },
+    {
+      name: 'one pull per distinct image, listing every container',
+      pod: (sp) => void (sp.pod.spec.containers[2]!.image = 'docker.io/library/alpine:3.20'),
+      noRuntime: true,
+      images: ['docker.io/library/busybox:1.36'],
+      want: ['PullImage alpine:3.20 for foo2,foo3', 'CreateSandbox attempt=0', ...allRegular(0)],
+    },
+    {
+      name: 'OnFailure: sandbox not ready, one container exited 0 → new sandbox without it',
+      pod: onFailure,
+      runtime: (rt) => void ((rt.sandboxes[0]!.state = 'notready'), setContainer(rt, 'foo2', exited(0))),
+      want: ['KillPod', 'CreateSandbox attempt=1', 'Start regular foo1 restart=1', 'Start regular foo3 restart=1'],
+    },
+    {
+      name: 'Never: sandbox not ready and no container ever ran → new sandbox',
+      pod: never,
+      runtime: (rt) => void ((rt.sandboxes[0]!.state = 'notready'), (rt.sandboxes[0]!.attempt = 2), (rt.containers = [])),
+      want: ['KillPod', 'CreateSandbox attempt=3', ...allRegular(0)],
+    },
+  ]
+  it.each(rows)('$name', (row) => check(row))
+
+  it('computing twice over the same state gives the same empty plan', () => {
+    const row: Row = {name: 'twice', want: []}
+    const first = compute(row)
+    const second = compute(row)
+    expect(first.actions).toEqual([])
+    expect(second).toEqual(first)
+    expect(first.sandboxId).toBe('sandbox-1')
+  })
+
+  it('names the pod and uses no sandbox id when a new sandbox is created', () => {
+    const plan = compute({name: 'new', noRuntime: true, want: []})
+    expect(plan).toMatchObject({uid: 'uid-1', name: 'web-node1', namespace: 'default', sandboxId: ''})
+  })
+
+  it('reasons say why in words', () => {
+    const changedSandbox = compute({name: 'x', pod: (sp) => void (sp.pod.spec.hostNetwork = true), want: []})
+    expect(changedSandbox.actions.find((a) => a.type === 'CreateSandbox')?.reason).toMatch(/pod-level settings changed/)
+    const crashed = compute({name: 'x', runtime: (rt) => setContainer(rt, 'foo2', exited(1)), want: []})
+    expect(crashed.actions[0]?.reason).toBe('container "foo2" exited with code 1 and restartPolicy is Always')
+    const changed = compute({name: 'x', pod: (sp) => void (sp.pod.spec.containers[1]!.args = ['x']), want: []})
+    expect(changed.actions[0]?.reason).toMatch(/^container "foo2"'s spec changed: hash /)
+    const newImage = compute({name: 'x', pod: (sp) => void (sp.pod.spec.containers[1]!.image = 'busybox:2'), want: []})
+    const kill = newImage.actions.find((a) => a.type === 'KillContainer')
+    expect(kill?.reason).toMatch(/^container "foo2"'s spec changed: image \S+ → busybox:2$/)
+    expect(compute({name: 'x', noRuntime: true, want: []}).actions[0]?.reason).toBe('new pod: no sandbox')
+  })
+})
+
+describe('computePodActions: run-to-completion pods that finished', () => {
+  const allExited = (codes: [number, number, number]) => (rt: RuntimePod) =>
+    ['foo1', 'foo2', 'foo3'].forEach((n, i) => setContainer(rt, n, exited(codes[i]!)))
+  const dead = (rt: RuntimePod): void => void (rt.sandboxes[0]!.state = 'notready')
+  const rows: Row[] = [
+    {name: 'Never, all exited, sandbox still ready → stop the pod, terminal', pod: never, runtime: allExited([0, 1, 0]), want: ['KillPod'], terminal: true},
+    {
+      name: 'Never, all exited, sandbox stopped → nothing, terminal (Failed)',
+      pod: never,
+      runtime: (rt) => void (allExited([0, 1, 0])(rt), dead(rt)),
+      want: [],
+      terminal: true,
+    },
+    {
+      name: 'Never, all exited 0, sandbox stopped → nothing, terminal (Succeeded)',
+      pod: never,
+      runtime: (rt) => void (allExited([0, 0, 0])(rt), dead(rt)),
+      want: [],
+      terminal: true,
+    },
+    {name: 'OnFailure, all exited 0, sandbox ready → stop the pod, terminal', pod: onFailure, runtime: allExited([0, 0, 0]), want: ['KillPod'], terminal: true},
+    {
+      name: 'OnFailure, all exited 0, sandbox stopped → nothing, terminal',
+      pod: onFailure,
+      runtime: (rt) => void (allExited([0, 0, 0])(rt), dead(rt)),
+      want: [],
+      terminal: true,
+    },
+    {
+      name: 'OnFailure, one exited 1, sandbox stopped → new sandbox for that one',
+      pod: onFailure,
+      runtime: (rt) => void (allExited([0, 1, 0])(rt), dead(rt)),
+      want: ['KillPod', 'CreateSandbox attempt=1', 'Start regular foo2 restart=1'],
+    },
+    {
+      name: 'Never, sandbox died while containers ran → not run again, terminal',
+      pod: never,
+      runtime: (rt) => void (dead(rt), setContainer(rt, 'foo1', exited(137)), setContainer(rt, 'foo2', exited(137)), setContainer(rt, 'foo3', exited(137))),
+      want: [],
+      terminal: true,
+    },
+    {name: 'Always, all exited → restart all, never terminal', runtime: allExited([0, 1, 0]), want: allRegular(1)},
+  ]
+  it.each(rows)('$name', (row) => check(row))
+})
+
+/** Base for init containers: three init containers that all exited 0, no regular container yet. */
+function initPod(): StaticPod {
+  const sp = basePod()
+  sp.pod.spec.initContainers = [container('init1', 'busybox:1.36'), container('init2', 'busybox:1.36'), container('init3', 'busybox:1.36')]
+  return sp
+}
+const initsDone = (rt: RuntimePod, sp: StaticPod): void => {
+  rt.containers = ['init1', 'init2', 'init3'].map((n, i) => runtimeContainer(sp, n, {...exited(0), createdAt: T0 + 100 * (i + 1)}))
+}
+
+describe('computePodActions: init containers', () => {
+  const rows: Row[] = [
+    {name: 'all init containers done → start the regular containers', runtime: initsDone, want: allRegular(0)},
+    {name: 'no status at all → start only the first init container', runtime: (rt) => void (rt.containers = []), want: ['Start init init1 restart=0']},
+    {
+      name: 'first init succeeded → start the next one',
+      runtime: (rt, sp) => void (rt.containers = [runtimeContainer(sp, 'init1', exited(0))]),
+      want: ['Start init init2 restart=0'],
+    },
+    {
+      name: 'an init container running → wait',
+      runtime: (rt, sp) => void (initsDone(rt, sp), setContainer(rt, 'init2', {state: 'running'}), dropContainer(rt, 'init3')),
+      want: [],
+    },
+    {name: 'last init running → wait', runtime: (rt, sp) => void (initsDone(rt, sp), setContainer(rt, 'init3', {state: 'running'})), want: []},
+    {
+      name: 'only the last init status left, running → wait (earlier ones not re-run)',
+      runtime: (rt, sp) => void (rt.containers = [runtimeContainer(sp, 'init3')]),
+      want: [],
+    },
+    {
+      name: 'sandbox not ready → kill pod, new sandbox, first init container',
+      runtime: (rt, sp) => void (initsDone(rt, sp), (rt.sandboxes[0]!.state = 'notready')),
+      want: ['KillPod', 'CreateSandbox attempt=1', 'Start init init1 restart=1'],
+    },
+    {
+      name: 'last init failed under Always → restart it',
+      runtime: (rt, sp) => void (initsDone(rt, sp), setContainer(rt, 'init3', exited(137))),
+      want: ['Start init init3 restart=1'],
+    },
+    {
+      name: 'last init failed under OnFailure → restart it',
+      pod: onFailure,
+      runtime: (rt, sp) => void (initsDone(rt, sp), setContainer(rt, 'init3', exited(1))),
+      want: ['Start init init3 restart=1'],
+    },
+    {
+      name: 'init failed under Never → stop the pod, terminal (Failed)',
+      pod: never,
+      runtime: (rt, sp) => void (initsDone(rt, sp), setContainer(rt, 'init3', exited(1))),
+      want: ['KillPod'],
+      terminal: true,
+    },
+    {
+      name: 'init OOM-killed under Never → failed too',
+      pod: never,
+      runtime: (rt, sp) => void (initsDone(rt, sp), setContainer(rt, 'init3', exited(0, {reason: 'OOMKilled'}))),
+      want: ['KillPod'],
+      terminal: true,
+    },
+    {
+      name: 'init failed under Never with the sandbox already stopped → nothing, terminal',
+      pod: never,
+      runtime: (rt, sp) => void (initsDone(rt, sp), setContainer(rt, 'init3', exited(1)), (rt.sandboxes[0]!.state = 'notready')),
+      want: [],
+      terminal: true,
+    },
+    {
+      name: 'last init unknown under Always → kill and restart it',
+      runtime: (rt, sp) => void (initsDone(rt, sp), setContainer(rt, 'init3', {state: 'unknown'})),
+      want: ['KillContainer init3', 'Start init init3 restart=1'],
+    },
+    {
+      name: 'last init unknown under Never → stop the pod, terminal',
+      pod: never,
+      runtime: (rt, sp) => void (initsDone(rt, sp), setContainer(rt, 'init3', {state: 'unknown'})),
+      want: ['KillPod'],
+      terminal: true,
+    },
+    {
+      name: 'last init stuck in created → kill and start it again',
+      runtime: (rt, sp) => void (initsDone(rt, sp), setContainer(rt, 'init3', {state: 'created'})),
+      want: ['KillContainer init3', 'Start init init3 restart=1'],
+    },
+    {
+      name: 'new sandbox: init containers that ran in the previous sandbox do not count → first init again',
+      runtime: (rt, sp) =>
+        void (initsDone(rt, sp),
+        rt.containers.forEach((c) => void ((c.sandboxId = 'sandbox-0'), (c.restartCount = 0))),
+        (rt.sandboxes = [sandbox(sp, {attempt: 1})])),
+      want: ['Start init init1 restart=1'],
+    },
+    {
+      name: 'regular containers running and init statuses gone → initialized, nothing to do',
+      want: [],
+    },
+  ]
+  it.each(rows)('$name', (row) => check(row, initPod))
+})
+
+/** Base for sidecars: three restartable init containers, none running yet unless a row says so. */
+function sidecarPod(): StaticPod {
+  const sp = basePod()
+  sp.pod.spec.initContainers = ['sc1', 'sc2', 'sc3'].map((n) => container(n, 'busybox:1.36', {restartPolicy: 'Always'}))
+  return sp
+}
+const sidecarsRunning = (rt: RuntimePod, sp: StaticPod): void => {
+  rt.containers = ['sc1', 'sc2', 'sc3'].map((n) => runtimeContainer(sp, n))
+}
+
+describe('computePodActions: sidecars (restartable init containers)', () => {
+  const rows: Row[] = [
+    {name: 'all sidecars started → start the regular containers', runtime: sidecarsRunning, want: allRegular(0)},
+    {name: 'no status → start only the first sidecar', runtime: (rt) => void (rt.containers = []), want: ['Start sidecar sc1 restart=0']},
+    {
+      name: 'first sidecar running → start the second one, in order',
+      runtime: (rt, sp) => void (rt.containers = [runtimeContainer(sp, 'sc1')]),
+      want: ['Start sidecar sc2 restart=0'],
+    },
+    {
+      name: 'sidecar with a startup probe and no result yet → wait',
+      pod: (sp) => void (sp.pod.spec.initContainers![1]!.startupProbe = {exec: {command: ['true']}}),
+      runtime: (rt, sp) => void (rt.containers = [runtimeContainer(sp, 'sc1'), runtimeContainer(sp, 'sc2')]),
+      want: [],
+    },
+    {
+      name: 'sidecar startup probe passed → next sidecar',
+      pod: (sp) => void (sp.pod.spec.initContainers![1]!.startupProbe = {exec: {command: ['true']}}),
+      runtime: (rt, sp) => void (rt.containers = [runtimeContainer(sp, 'sc1'), runtimeContainer(sp, 'sc2')]),
+      probes: {sc2: {startup: 'Success'}},
+      want: ['Start sidecar sc3 restart=0'],
+    },
+    {
+      name: 'sidecar startup probe failed → kill and restart it',
+      pod: (sp) => void (sp.pod.spec.initContainers![2]!.startupProbe = {exec: {command: ['true']}}),
+      runtime: sidecarsRunning,
+      probes: {sc3: {startup: 'Failure'}},
+      want: ['KillContainer sc3', 'Start sidecar sc3 restart=1'],
+    },
+    {
+      name: 'sidecar liveness failure → restart it, regular containers still start',
+      pod: (sp) => void (sp.pod.spec.initContainers![2]!.livenessProbe = {exec: {command: ['true']}}),
+      runtime: sidecarsRunning,
+      probes: {sc3: {liveness: 'Failure'}},
+      want: ['KillContainer sc3', 'Start sidecar sc3 restart=1', ...allRegular(0)],
+    },
+    {
+      name: 'sidecar spec changed → replace it, regular containers still start',
+      pod: (sp) => void (sp.pod.spec.initContainers![2]!.image = 'busybox:1.37'),
+      runtime: sidecarsRunning,
+      images: [...PRESENT, 'docker.io/library/busybox:1.37'],
+      want: ['KillContainer sc3', 'Start sidecar sc3 restart=1', ...allRegular(0)],
+    },
+    {
+      name: 'first sidecar exited while pod runs → restart it alone',
+      runtime: (rt, sp) => void (rt.containers = [...rt.containers, runtimeContainer(sp, 'sc1', exited(0)), runtimeContainer(sp, 'sc2'), runtimeContainer(sp, 'sc3')]),
+      want: ['Start sidecar sc1 restart=1'],
+    },
+    {
+      name: 'two sidecars exited before the pod ran → restart both',
+      runtime: (rt, sp) => void (sidecarsRunning(rt, sp), setContainer(rt, 'sc1', exited(0)), setContainer(rt, 'sc3', exited(1))),
+      want: ['Start sidecar sc1 restart=1', 'Start sidecar sc3 restart=1'],
+    },
+    {
+      name: 'Never: sidecar exited 137 → restarted anyway',
+      pod: never,
+      runtime: (rt, sp) => void (rt.containers.push(runtimeContainer(sp, 'sc1'), runtimeContainer(sp, 'sc2'), runtimeContainer(sp, 'sc3', exited(137)))),
+      want: ['Start sidecar sc3 restart=1'],
+    },
+    {
+      name: 'Never: all regular containers exited → stop the pod, sidecars not restarted, terminal',
+      pod: never,
+      runtime: (rt, sp) =>
+        void (['foo1', 'foo2', 'foo3'].forEach((n) => setContainer(rt, n, exited(0))),
+        rt.containers.push(runtimeContainer(sp, 'sc1', exited(137)), runtimeContainer(sp, 'sc2'), runtimeContainer(sp, 'sc3'))),
+      want: ['KillPod'],
+      terminal: true,
+    },
+  ]
+  it.each(rows)('$name', (row) => check(row, sidecarPod))
+})

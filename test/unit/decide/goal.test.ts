@@ -1,0 +1,71 @@
+import {describe, expect, it} from 'vitest'
+import type {ContainerStatus, PodStatus, StaticPod} from '../../../src/api/types.js'
+import {evaluateGoal} from '../../../src/decide/goal.js'
+import {basePod} from '../../support/builders.js'
+
+type Wait = 'running' | 'ready' | 'none'
+
+const running = (name: string): ContainerStatus => ({name, state: {running: {}}, ready: true, restartCount: 0, image: 'i', imageID: '', containerID: `containerd://${name}`})
+const waiting = (name: string, reason: string): ContainerStatus => ({name, state: {waiting: {reason, message: 'details'}}, ready: false, restartCount: 0, image: 'i', imageID: ''})
+const terminated = (name: string, exitCode: number): ContainerStatus => ({name, state: {terminated: {exitCode, reason: exitCode ? 'Error' : 'Completed'}}, ready: false, restartCount: 0, image: 'i', imageID: ''})
+
+function st(phase: string, containers: ContainerStatus[], ready = true): PodStatus {
+  return {phase, containerStatuses: containers, conditions: [{type: 'Ready', status: ready ? 'True' : 'False', ...(ready ? {} : {reason: 'ContainersNotReady', message: 'containers with unready status: [web]'})}]}
+}
+
+function pod(restartPolicy: 'Always' | 'OnFailure' | 'Never'): StaticPod {
+  const sp = basePod()
+  sp.pod.spec.restartPolicy = restartPolicy
+  return sp
+}
+
+describe('evaluateGoal', () => {
+  it.each<{name: string; policy: 'Always' | 'OnFailure' | 'Never'; status: PodStatus; wait: Wait; started?: boolean; state: string; reason: RegExp}>([
+    {name: 'Always, Running → done', policy: 'Always', status: st('Running', [running('web')]), wait: 'running', state: 'done', reason: /Running/},
+    {name: 'Always, Pending → waiting', policy: 'Always', status: st('Pending', [waiting('web', 'ContainerCreating')]), wait: 'running', state: 'waiting', reason: /Pending/},
+    {
+      name: 'Always, image pull error → waiting, naming it',
+      policy: 'Always',
+      status: st('Pending', [waiting('web', 'ErrImagePull')]),
+      wait: 'running',
+      state: 'waiting',
+      reason: /^container "web" is waiting: ErrImagePull/,
+    },
+    {
+      name: 'Always, Running but crash-looping → waiting',
+      policy: 'Always',
+      status: st('Running', [running('db'), waiting('web', 'CrashLoopBackOff')]),
+      wait: 'running',
+      state: 'waiting',
+      reason: /CrashLoopBackOff/,
+    },
+    {name: 'Always, Running and Ready, wait ready → done', policy: 'Always', status: st('Running', [running('web')]), wait: 'ready', state: 'done', reason: /Ready/},
+    {
+      name: 'Always, Running not Ready, wait ready → waiting',
+      policy: 'Always',
+      status: st('Running', [running('web')], false),
+      wait: 'ready',
+      state: 'waiting',
+      reason: /not Ready: containers with unready status: \[web\]/,
+    },
+    {name: 'Never, Succeeded → done', policy: 'Never', status: st('Succeeded', [terminated('job', 0)]), wait: 'running', state: 'done', reason: /succeeded/},
+    {name: 'Never, Failed → failed', policy: 'Never', status: st('Failed', [terminated('job', 3)]), wait: 'ready', state: 'failed', reason: /container "job" exited with code 3/},
+    {name: 'Never, Running → waiting for it to finish', policy: 'Never', status: st('Running', [running('job')]), wait: 'running', state: 'waiting', reason: /Running/},
+    {name: 'OnFailure, Succeeded, wait ready → done', policy: 'OnFailure', status: st('Succeeded', [terminated('job', 0)]), wait: 'ready', state: 'done', reason: /succeeded/},
+    {
+      name: 'ErrImageNeverPull → failed at once',
+      policy: 'Always',
+      status: st('Pending', [waiting('web', 'ErrImageNeverPull')]),
+      wait: 'running',
+      state: 'failed',
+      reason: /container "web" is waiting: ErrImageNeverPull/,
+    },
+    {name: 'InvalidImageName → failed, even with wait none', policy: 'Always', status: st('Pending', [waiting('web', 'InvalidImageName')]), wait: 'none', started: true, state: 'failed', reason: /InvalidImageName/},
+    {name: 'none, started → done', policy: 'Never', status: st('Running', [running('job')]), wait: 'none', started: true, state: 'done', reason: /started/},
+    {name: 'none, not started yet → waiting', policy: 'Always', status: st('Pending', [waiting('web', 'ContainerCreating')]), wait: 'none', started: false, state: 'waiting', reason: /Pending/},
+  ])('$name', ({policy, status, wait, started, state, reason}) => {
+    const goal = evaluateGoal(pod(policy), status, wait, started ?? false)
+    expect(goal.state).toBe(state)
+    expect(goal.reason).toMatch(reason)
+  })
+})

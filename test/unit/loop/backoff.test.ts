@@ -1,0 +1,25 @@
+import {describe, expect, it} from 'vitest'
+import {BackOff, INITIAL_BACKOFF_MS, MAX_BACKOFF_MS} from '../../../src/loop/backoff.js'
+
+describe('BackOff', () => {
+  it.each([
+    ['first failure', [0], 0, INITIAL_BACKOFF_MS],
+    ['doubles on each failure', [0, 1_000, 2_000], 2_000, 4 * INITIAL_BACKOFF_MS],
+    ['stops at the maximum', [0, 1, 2, 3, 4, 5, 6, 7], 7, MAX_BACKOFF_MS],
+    ['starts over after twice the maximum without a failure', [0, 1, 2 * MAX_BACKOFF_MS + 2], 2 * MAX_BACKOFF_MS + 2, INITIAL_BACKOFF_MS],
+  ])('%s', (_what, failures, last, delay) => {
+    const b = new BackOff()
+    let until = 0
+    for (const t of failures) until = b.next('k', t, 'CrashLoopBackOff')
+    expect(until - last).toBe(delay)
+  })
+
+  it('gc forgets only entries idle for twice the maximum delay', () => {
+    const b = new BackOff()
+    b.next('old', 0, 'CrashLoopBackOff')
+    b.next('recent', 2 * MAX_BACKOFF_MS, 'ImagePullBackOff')
+    b.gc(2 * MAX_BACKOFF_MS + 1)
+    expect(b.size).toBe(1)
+    expect(b.get('recent', 2 * MAX_BACKOFF_MS + 1)?.reason).toBe('ImagePullBackOff')
+  })
+})

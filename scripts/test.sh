@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run) and as the README's second command: installs the
-# project's dependencies, builds, type-checks, checks import cycles, runs unit and integration
+# project's dependencies, builds, type-checks, checks import cycles and layer rules, runs unit and integration
 # tests, sets up a private containerd (scripts/runtime.sh) and runs the end-to-end tests and the
 # adversarial suite (hostile and careless input, test/adversarial) against it.
 # The last line is "tests: N passed, N failed".
@@ -22,6 +22,8 @@ echo "== build and static checks"
 npm run --silent build
 npm run --silent typecheck
 npm run --silent cycles
+# The import rules of ARCHITECTURE.md (.dependency-cruiser.cjs): a violation names its rule.
+npm run --silent layers
 
 echo "== unit and integration tests"
 unit_rc=0

@@ -9,7 +9,6 @@ import {redactUrl} from '../manifest/redact-url.js'
 import {parseDuration} from '../util/duration.js'
 import {InvalidInputError} from '../util/errors.js'
 import {createNode} from '../node/create-node.js'
-import {DEFAULT_LOG_ROTATION} from '../apply/log-rotation.js'
 
 function durationFlag(name: string, value: string): number {
   const ms = parseDuration(value)
@@ -79,10 +78,7 @@ export default class Watch extends BaseCommand<typeof Watch> {
         healthzPort: this.pick('healthz-port', kc.healthzPort, f['healthz-port']),
         signal: abort.signal,
         metrics,
-        logRotation: {
-          maxSizeBytes: kc.containerLogMaxSizeBytes ?? DEFAULT_LOG_ROTATION.maxSizeBytes,
-          maxFiles: kc.containerLogMaxFiles ?? DEFAULT_LOG_ROTATION.maxFiles,
-        },
+        logRotation: {maxSizeBytes: kc.containerLogMaxSizeBytes, maxFiles: kc.containerLogMaxFiles},
       })
     } finally {
       node.close()

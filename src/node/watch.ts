@@ -16,7 +16,7 @@ import {generatePodStatus} from '../status/generate.js'
 import {formatIssue} from '../util/errors.js'
 import type {KubeNodeMetrics} from './metrics.js'
 import {readNodeInfo} from '../util/node-info.js'
-import type {LogRotationOptions} from '../apply/log-rotation.js'
+import {DEFAULT_LOG_ROTATION} from '../apply/log-rotation.js'
 import {DEFAULT_MAX_PODS} from './config.js'
 
 export interface WatchOptions {
@@ -31,7 +31,8 @@ export interface WatchOptions {
   healthzPort: number | 'ephemeral'
   signal: AbortSignal
   metrics: KubeNodeMetrics
-  logRotation?: LogRotationOptions
+  /** Container log rotation; what is not given takes the kubelet's defaults (10 MiB, 5 files). */
+  logRotation?: {maxSizeBytes?: number | undefined; maxFiles?: number | undefined}
   /** Called once everything is up, with the ports actually bound (0 = disabled). */
   onReady?: (info: {port: number; healthzPort: number}) => void
 }
@@ -54,7 +55,14 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     const pleg = new Pleg(node.runtime.runtime, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000, nodeName: node.config.nodeName}, opts.metrics.pleg)
     const loop = new SyncLoop(
       {sync: node.sync, logger, clock, sourcesReady: () => podConfig.allSourcesReady(), nodeName: node.config.nodeName, observedPods: () => pleg.all(), cachedPod: (uid) => ({observed: pleg.get(uid), at: pleg.cacheTime(uid)}), node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), metrics: opts.metrics},
-      {resyncIntervalMs: opts.resyncIntervalMs, parallelism: node.config.parallelism, ...(opts.logRotation ? {logRotation: opts.logRotation} : {})},
+      {
+        resyncIntervalMs: opts.resyncIntervalMs,
+        parallelism: node.config.parallelism,
+        logRotation: {
+          maxSizeBytes: opts.logRotation?.maxSizeBytes ?? DEFAULT_LOG_ROTATION.maxSizeBytes,
+          maxFiles: opts.logRotation?.maxFiles ?? DEFAULT_LOG_ROTATION.maxFiles,
+        },
+      },
     )
 
     // Adopt what already runs before the first source speaks, so nothing is restarted.

@@ -1,0 +1,100 @@
+// The import rules of ARCHITECTURE.md, checked by `npm run layers` in the test script. Layers,
+// from the top: commands → cli → node (composition root) → loop, sources, server → apply →
+// decide, status, prober, pleg, images → pod → kuberuntime → manifest → cri (port) → api, util.
+// A rule lists what a folder may import from src/; anything else is a violation named by its rule.
+
+/** A rule: files under `folder` may import from src/ only the folders in `allowed`. */
+function layer(folder, allowed, comment) {
+  return {
+    name: `layer-${folder.replaceAll('/', '-')}`,
+    comment,
+    severity: 'error',
+    from: {path: `^src/${folder}/`},
+    to: {path: '^src/', pathNot: [`^src/${folder}/`, ...allowed.map((a) => `^src/${a}(/|\\.ts$)`)]},
+  }
+}
+
+const base = ['api', 'util']
+const port = ['cri/api', 'cri/port', 'cri/errors']
+
+module.exports = {
+  forbidden: [
+    layer('api', ['util'], 'api/ holds types only'),
+    layer('util', ['api'], 'util/ is importable from anywhere, so it imports nothing of the core'),
+    {
+      name: 'layer-cri-port',
+      comment: 'the CRI port knows nothing of kube-node; only cri/grpc and cri/instrumented implement it',
+      severity: 'error',
+      from: {path: '^src/cri/(api|port|errors)\\.ts$'},
+      to: {path: '^src/', pathNot: ['^src/cri/(api|port|errors)\\.ts$', '^src/(api|util)/']},
+    },
+    layer('cri/grpc', [...base, 'cri/api', 'cri/port', 'cri/errors'], 'the gRPC client implements the port'),
+    layer('manifest', [...base, 'kuberuntime'], 'reading and validating manifests'),
+    layer('kuberuntime', [...base, ...port], 'pod ↔ CRI translation: below every decision and effect'),
+    layer('pod', [...base, 'kuberuntime'], 'pure facts about a pod shared by decide, status, prober'),
+    layer('images', [...base, ...port, 'kuberuntime'], 'pull policy and pulling'),
+    layer('decide', [...base, 'pod', 'kuberuntime', 'images'], 'pure decisions'),
+    layer('status', [...base, 'pod', 'kuberuntime'], 'pure status generation'),
+    layer('prober', [...base, ...port, 'pod', 'kuberuntime'], 'probes'),
+    layer('pleg', [...base, ...port, 'pod', 'kuberuntime'], 'relisting the runtime'),
+    layer('apply', [...base, ...port, 'pod', 'kuberuntime', 'decide', 'prober', 'images'], 'host and runtime effects of one plan'),
+    layer('loop', [...base, ...port, 'pod', 'kuberuntime', 'decide', 'status', 'prober', 'pleg', 'images', 'apply'], 'pod workers, run-once, the sync loop'),
+    layer('sources', [...base, 'manifest'], 'manifest sources'),
+    layer('server', [...base], 'the HTTP server gets its data injected'),
+    {
+      name: 'layer-node',
+      comment: 'the composition root wires everything but the command line',
+      severity: 'error',
+      from: {path: '^src/node/'},
+      to: {path: '^src/(cli|commands)/'},
+    },
+    {
+      name: 'layer-cli',
+      comment: 'cli/ renders what node/ returns: values from node, manifest and the action sentences; types from anywhere',
+      severity: 'error',
+      from: {path: '^src/cli/'},
+      to: {path: '^src/', pathNot: ['^src/(cli|node|api|util|manifest)/', '^src/decide/describe\\.ts$'], dependencyTypesNot: ['type-only']},
+    },
+    {
+      name: 'layer-commands',
+      comment: 'commands are thin: flags → cli/node → render',
+      severity: 'error',
+      from: {path: '^src/commands/'},
+      to: {path: '^src/', pathNot: ['^src/(commands|cli|node|api|util|manifest|sources)/'], dependencyTypesNot: ['type-only']},
+    },
+    {
+      name: 'ui-libraries-only-in-cli',
+      comment: 'only cli/ and commands/ know about oclif, chalk and ora',
+      severity: 'error',
+      from: {path: '^src/', pathNot: '^src/(cli|commands)/'},
+      to: {path: '(^|/)node_modules/(@oclif|chalk|ora)/'},
+    },
+    {
+      name: 'grpc-only-in-cri-grpc',
+      comment: 'only cri/grpc talks gRPC',
+      severity: 'error',
+      from: {path: '^src/', pathNot: '^src/cri/grpc/'},
+      to: {path: '(^|/)node_modules/(@grpc|protobufjs)/'},
+    },
+    {
+      name: 'pure-modules-do-no-io',
+      comment: 'decisions, pod facts and status are pure: no file system, process, timers or clock',
+      severity: 'error',
+      from: {path: '^src/(decide|pod|status)/|^src/pleg/events\\.ts$|^src/images/pull-policy\\.ts$'},
+      to: {path: '^(node:)?(fs|fs/promises|child_process|net|http|https|timers|timers/promises|process|os)$|^src/util/clock\\.ts$', dependencyTypesNot: ['type-only']},
+    },
+    {
+      name: 'no-tests-from-src',
+      severity: 'error',
+      from: {path: '^src/'},
+      to: {path: '^test/'},
+    },
+  ],
+  options: {
+    doNotFollow: {path: 'node_modules'},
+    exclude: {path: '^src/cri/grpc/generated/'},
+    tsPreCompilationDeps: true,
+    tsConfig: {fileName: 'tsconfig.json'},
+    enhancedResolveOptions: {exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default']},
+  },
+}

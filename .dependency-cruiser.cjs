@@ -36,7 +36,7 @@ module.exports = {
     layer('decide', [...base, 'pod', 'kuberuntime', 'images'], 'pure decisions'),
     layer('status', [...base, 'pod', 'kuberuntime'], 'pure status generation'),
     layer('prober', [...base, ...port, 'pod', 'kuberuntime'], 'probes'),
-    layer('pleg', [...base, ...port, 'pod', 'kuberuntime'], 'relisting the runtime'),
+    layer('pleg', [...base, ...port, 'pod', 'kuberuntime', 'images'], 'the runtime cache and the relist that fills it'),
     layer('apply', [...base, ...port, 'pod', 'kuberuntime', 'decide', 'prober', 'images'], 'host and runtime effects of one plan'),
     layer('loop', [...base, ...port, 'pod', 'kuberuntime', 'decide', 'status', 'prober', 'pleg', 'images', 'apply'], 'pod workers, run-once, the sync loop'),
     layer('sources', [...base, 'manifest'], 'manifest sources'),

@@ -347,14 +347,14 @@ async function kubeNodeRun(dir, n, parallelism, overrides = {}) {
   let cpu
   let counts = {}
   try {
-    await node.runtime.runtime.version()
-    const before = node.runtime.callCounts?.() ?? {}
+    await node.runtime.version()
+    const before = node.callCounts() ?? {}
     const meter = cpuMeter()
     const t0 = performance.now()
     const results = await runPods(node, [dir], {wait: 'running', timeoutMs: TIMEOUT_MS})
     secs = (performance.now() - t0) / 1000
     cpu = meter()
-    counts = countsDelta(node.runtime.callCounts?.() ?? {}, before)
+    counts = countsDelta(node.callCounts() ?? {}, before)
     const bad = results.filter((r) => r.outcome !== 'done')
     if (bad.length) throw new Error(`kube-node: ${bad.length}/${n} pods not running: ${bad[0].reason}`)
   } finally {

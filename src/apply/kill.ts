@@ -19,12 +19,12 @@ export interface KillDeps {
   runtime: RuntimeService
   logger: Logger
   /** Measures the preStop hook; the real clock when not given. */
-  clock?: Clock
+  clock?: Clock | undefined
 }
 
 export interface KillOptions {
   /** A caller's grace period (`down --grace-period`): replaces every other rule. */
-  gracePeriodOverride?: number
+  gracePeriodOverride?: number | undefined
   /** Why the container is killed (the plan's KillContainer reason); probe kills may use the probe's grace period. */
   reason?: string
 }
@@ -92,7 +92,7 @@ export interface KillTarget {
   containerId: string
   name: string
   /** The runtime's view of the container, for its state and recorded grace period. */
-  observed?: RuntimeContainer
+  observed?: RuntimeContainer | undefined
   /** The pod's IP, for httpGet hooks; empty on the host network. */
   podIP: string
 }
@@ -133,7 +133,7 @@ export async function killContainer(deps: KillDeps, target: KillTarget, pod: Pod
 export interface StopPodOptions {
   /** Also remove the sandboxes (and with them their containers) once stopped. */
   remove: boolean
-  gracePeriodOverride?: number
+  gracePeriodOverride?: number | undefined
 }
 
 /** Stops every running container of the pod in parallel (preStop hooks included), then stops (and removes) its sandboxes. */

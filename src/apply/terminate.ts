@@ -19,7 +19,7 @@ export interface TerminateDeps {
   rootDir: string
   podLogsDir: string
   /** Times preStop hooks; the real clock when not given. */
-  clock?: Clock
+  clock?: Clock | undefined
 }
 
 export async function terminatePod(
@@ -29,8 +29,7 @@ export async function terminatePod(
   opts: {gracePeriodOverride?: number; keepLogs?: boolean} = {},
 ): Promise<void> {
   deps.logger.debug(2, 'Killing pod', {pod: observed.name, uid: observed.uid, reason: 'pod is being removed'})
-  const kill = {runtime: deps.runtime, logger: deps.logger, ...(deps.clock ? {clock: deps.clock} : {})}
-  await stopPodSandboxes(kill, desired, observed, {remove: true, ...(opts.gracePeriodOverride !== undefined ? {gracePeriodOverride: opts.gracePeriodOverride} : {})})
+  await stopPodSandboxes(deps, desired, observed, {remove: true, gracePeriodOverride: opts.gracePeriodOverride})
   // The uid, name and namespace come from runtime labels, which anyone with access to the
   // runtime can write: a value that would lead outside the roots removes nothing.
   let dataDir: string

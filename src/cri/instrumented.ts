@@ -21,7 +21,7 @@ export interface InstrumentedRuntime extends Runtime {
 export interface InstrumentDeps {
   logger: Logger
   clock?: Clock
-  metrics?: CriMetrics
+  metrics?: CriMetrics | undefined
 }
 
 /** Changes runtime state: logged at -v 2. Everything else is a read, logged at -v 5. */

@@ -150,7 +150,7 @@ export function terminationMessageHostPath(status: ContainerStatus): string {
 /**
  * The pod with the termination message of every exited container appended to its runtime message
  * ("<runtime message>: <text>", as the kubelet). `statuses` are the ContainerStatus answers the
- * pod was built from (runtime-reader has them); containers without one are left as they are.
+ * pod was built from (the runtime cache has them); containers without one are left as they are.
  */
 export async function withTerminationMessages(
   pod: RuntimePod,

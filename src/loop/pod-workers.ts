@@ -8,6 +8,7 @@
 import type {StaticPod} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Logger} from '../util/logger.js'
+import {realClock, type Clock} from '../util/clock.js'
 import {errorMessage} from '../util/errors.js'
 
 export type PodWork =
@@ -35,6 +36,7 @@ export class PodWorkers {
   constructor(
     private readonly syncer: PodSyncer,
     private readonly logger: Logger,
+    private readonly clock: Clock = realClock,
   ) {}
 
   update(work: PodWork): void {
@@ -71,9 +73,9 @@ export class PodWorkers {
     this.stopped = true
     for (const w of this.workers.values()) w.pending = undefined
     const inflight = [...this.workers.values()].map((w) => w.running).filter((p): p is Promise<void> => p !== undefined)
-    let timer: NodeJS.Timeout | undefined
-    await Promise.race([Promise.allSettled(inflight), new Promise((r) => (timer = setTimeout(r, timeoutMs)))])
-    clearTimeout(timer)
+    let cancel = (): void => {}
+    await Promise.race([Promise.allSettled(inflight), new Promise<void>((r) => (cancel = this.clock.after(timeoutMs, r)))])
+    cancel()
   }
 
   /** Resolves when every worker is idle (tests). */

@@ -4,9 +4,8 @@
 // strictly in order.
 import type {PodStatus, StaticPod} from '../api/types.js'
 import {evaluateGoal} from '../decide/goal.js'
-import {presentImages, syncPod, type Preloaded, type SyncContext, type WaitingReasons} from './sync-pod.js'
-import {readRuntimePods} from '../kuberuntime/runtime-reader.js'
-import type {RuntimePod} from '../kuberuntime/model.js'
+import {syncPod, type SyncContext, type WaitingReasons} from './sync-pod.js'
+import type {SyncInputs} from '../apply/execute-plan.js'
 import {errorMessage} from '../util/errors.js'
 import {admitPod, rejectedStatus} from '../decide/admission.js'
 import type {NodeInfo} from '../util/node-info.js'
@@ -21,11 +20,14 @@ export interface RunOnceOptions {
   parallelism: number
   /** Admission: the node, and pods already running on it that this run does not own. */
   admission?: {node: NodeInfo; running: readonly StaticPod[]}
-  /** This node's name: the first sync of every pod uses one runtime read for all of them. */
-  nodeName?: string
+  /**
+   * The first sync of every pod may use a view of the runtime read after this time (default: the
+   * start of the run), so that one read serves them all; later syncs read afresh.
+   */
+  firstReadAfter?: number
   /** Pause between checks while a pod is on its way (containers starting, back-off). */
   pollMs?: number
-  signal?: AbortSignal
+  signal?: AbortSignal | undefined
 }
 
 export type PodRunOutcome = 'done' | 'failed' | 'timeout'
@@ -46,8 +48,10 @@ export async function runOnce(
   ctx: SyncContext,
   pods: StaticPod[],
   opts: RunOnceOptions,
+  inputs: SyncInputs,
   onProgress: (e: ProgressEvent) => void = () => {},
 ): Promise<PodRunResult[]> {
+  const firstReadAfter = opts.firstReadAfter ?? ctx.clock.now() - 1
   const results: PodRunResult[] = new Array(pods.length)
   // Admission first, in manifest order, as the kubelet admits pods one by one: a rejected pod
   // fails at once and nothing of it is started.
@@ -66,32 +70,19 @@ export async function runOnce(
       results[i] = {sp, outcome: 'failed', reason, status: rejectedStatus(sp, verdict)}
     })
   } else pods.forEach((_, i) => toRun.push(i))
-  const preload = await preloadAll(ctx, opts.nodeName)
   let next = 0
   const worker = async (): Promise<void> => {
     while (next < toRun.length) {
       const i = toRun[next++]!
       const sp = pods[i]!
-      const first = preload && {observed: preload.pods.get(sp.pod.metadata.uid), images: preload.images}
-      results[i] = await runPod(ctx, sp, opts, onProgress, first)
+      results[i] = await runPod(ctx, sp, opts, inputs, onProgress, firstReadAfter)
     }
   }
   await Promise.all(Array.from({length: Math.max(1, Math.min(opts.parallelism, toRun.length))}, worker))
   return results
 }
 
-/** One read of the runtime for every pod's first sync; undefined (per-pod reads) if it fails. */
-async function preloadAll(ctx: SyncContext, nodeName: string | undefined): Promise<{pods: Map<string, RuntimePod>; images: Set<string>} | undefined> {
-  const {runtime} = ctx.deps
-  try {
-    const [observed, images] = await Promise.all([readRuntimePods(runtime.runtime, nodeName ? {nodeName} : {}), presentImages(runtime.images)])
-    return {pods: new Map(observed.map((p) => [p.uid, p])), images}
-  } catch {
-    return undefined
-  }
-}
-
-async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, onProgress: (e: ProgressEvent) => void, preloaded?: Preloaded): Promise<PodRunResult> {
+async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inputs: SyncInputs, onProgress: (e: ProgressEvent) => void, firstReadAfter: number | undefined): Promise<PodRunResult> {
   const name = sp.pod.metadata.name
   const deadline = ctx.clock.now() + opts.timeoutMs
   const pollMs = opts.pollMs ?? 200
@@ -107,10 +98,10 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, onP
     if (opts.signal?.aborted) return finish('failed', 'interrupted')
     let outcome
     try {
-      // The preloaded read serves the first sync only: after it, the runtime has changed.
-      const first = preloaded
-      preloaded = undefined
-      outcome = await syncPod(ctx, sp, waiting, first)
+      // The shared first read serves the first sync only; every later one sees the runtime as it is now.
+      const minTime = firstReadAfter ?? ctx.clock.now() - 1
+      firstReadAfter = undefined
+      outcome = await syncPod(ctx, sp, waiting, inputs, minTime)
     } catch (err) {
       // A runtime error (runtime restarting, deadline) is retried until the deadline.
       lastReason = errorMessage(err)

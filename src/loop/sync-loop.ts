@@ -6,10 +6,12 @@ import type {PodStatus, PodUpdate, StaticPod} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Clock} from '../util/clock.js'
 import type {Logger} from '../util/logger.js'
-import {readRuntimePod, readRuntimePods} from '../kuberuntime/runtime-reader.js'
+import type {ObjectStore} from '../api/types.js'
 import {PodWorkers, type PodWork} from './pod-workers.js'
-import {backOffKey, presentImages, syncPod, type Preloaded, type SyncContext, type WaitingReasons} from './sync-pod.js'
+import {backOffKey, syncPod, type SyncContext, type WaitingReasons} from './sync-pod.js'
 import {terminatePod} from '../apply/terminate.js'
+import type {ExecutorDeps} from '../apply/execute-plan.js'
+import type {RuntimeCache} from '../pleg/runtime-cache.js'
 import {describeAction} from '../decide/describe.js'
 import {errorMessage} from '../util/errors.js'
 import {admitPod, rejectedStatus, type Rejection} from '../decide/admission.js'
@@ -74,34 +76,30 @@ interface PodRecord {
 }
 
 export interface SyncLoopDeps {
+  /** The node's sync services; its runtime cache is the PLEG's, so an idle node costs only the relists. */
   sync: SyncContext
   logger: Logger
   clock: Clock
   /** True once every source has delivered a snapshot: before that nothing is deleted. */
   sourcesReady: () => boolean
-  /** Only this node's pods are housekept (see NODE_LABEL). */
-  nodeName?: string
-  /** The runtime's pods as last relisted (the PLEG cache); without it housekeeping lists them. */
-  observedPods?: () => RuntimePod[]
-  /**
-   * One pod from the PLEG cache and when that relist started. A sync uses it instead of reading
-   * the runtime when the relist began after the pod's last change, so an idle node costs only
-   * the PLEG's two list calls a second.
-   */
-  cachedPod?: (uid: string) => {observed: RuntimePod | undefined; at: number}
+  /** The ConfigMaps and Secrets the sources hold now. */
+  objects: () => ObjectStore
   /** The node pods are admitted against; without it every pod is admitted. */
-  node?: NodeInfo
-  metrics?: SyncLoopMetrics
+  node?: NodeInfo | undefined
+  metrics?: SyncLoopMetrics | undefined
 }
 
 export class SyncLoop {
   private readonly pods = new Map<string, PodRecord>()
   private readonly workers: PodWorkers
-  private timers: NodeJS.Timeout[] = []
+  private timers: (() => void)[] = []
   private lastTick = 0
   private readonly opts: SyncLoopOptions
   private readonly random: () => number
   private readonly limit: <T>(task: () => Promise<T>) => Promise<T>
+  /** The node's effects (garbage collection, log rotation, pod removal) and its runtime view. */
+  private readonly effects: ExecutorDeps
+  private readonly cache: RuntimeCache
 
   constructor(
     private readonly deps: SyncLoopDeps,
@@ -110,18 +108,21 @@ export class SyncLoop {
     this.opts = {...DEFAULT_SYNC_LOOP_OPTIONS, ...opts}
     this.random = this.opts.random ?? Math.random
     this.limit = limiter(this.opts.parallelism)
-    this.workers = new PodWorkers({sync: (sp, reason) => this.syncOne(sp, reason), kill: (w) => this.killOne(w)}, deps.logger)
+    this.effects = deps.sync.deps
+    this.cache = deps.sync.cache
+    this.workers = new PodWorkers({sync: (sp, reason) => this.syncOne(sp, reason), kill: (w) => this.killOne(w)}, deps.logger, deps.clock)
   }
 
   start(): void {
     this.lastTick = this.deps.clock.now()
-    this.timers.push(setInterval(() => this.tick(), this.opts.tickMs))
-    this.timers.push(setInterval(() => void this.housekeeping(), this.opts.housekeepingIntervalMs))
-    this.timers.push(setInterval(() => void this.collectGarbage(), this.opts.gcIntervalMs))
+    const {clock} = this.deps
+    this.timers.push(clock.every(this.opts.tickMs, () => this.tick()))
+    this.timers.push(clock.every(this.opts.housekeepingIntervalMs, () => void this.housekeeping()))
+    this.timers.push(clock.every(this.opts.gcIntervalMs, () => void this.collectGarbage()))
   }
 
   async stop(timeoutMs = 5_000): Promise<void> {
-    for (const t of this.timers) clearInterval(t)
+    for (const cancel of this.timers) cancel()
     this.timers = []
     await this.workers.stop(timeoutMs)
   }
@@ -216,7 +217,7 @@ export class SyncLoop {
     if (!this.deps.sourcesReady()) return
     let runtimePods: RuntimePod[]
     try {
-      runtimePods = observed ?? this.deps.observedPods?.() ?? (await readRuntimePods(this.deps.sync.deps.runtime.runtime, {nodeName: this.deps.nodeName}))
+      runtimePods = observed ?? (await this.recentPods())
     } catch (err) {
       this.deps.logger.debug(2, 'Housekeeping could not list pods', {err: errorMessage(err)})
       return
@@ -230,10 +231,10 @@ export class SyncLoop {
   /** Removes old dead containers and sandboxes of wanted pods, and rotates big logs. */
   async collectGarbage(observed?: RuntimePod[]): Promise<void> {
     const {sync, logger, clock} = this.deps
-    const runtime = sync.deps.runtime.runtime
+    const {runtime} = this.effects
     sync.backOff.gc(clock.now())
     try {
-      const pods = (observed ?? this.deps.observedPods?.() ?? (await readRuntimePods(runtime, {nodeName: this.deps.nodeName}))).filter((p) => !this.workers.isBusy(p.uid))
+      const pods = (observed ?? (await this.recentPods())).filter((p) => !this.workers.isBusy(p.uid))
       const garbage = planGarbage(pods, new Set(this.pods.keys()))
       for (const id of garbage.containers) await runtime.removeContainer(id)
       for (const id of garbage.sandboxes) {
@@ -241,7 +242,7 @@ export class SyncLoop {
         await runtime.removePodSandbox(id)
       }
       if (garbage.containers.length + garbage.sandboxes.length > 0) logger.debug(2, 'Collected garbage', {containers: garbage.containers.length, sandboxes: garbage.sandboxes.length})
-      await rotateLogs(runtime, pods, {...this.opts.logRotation, podLogsDir: this.deps.sync.deps.podLogsDir}, new Date(clock.now()), logger)
+      await rotateLogs(runtime, pods, {...this.opts.logRotation, podLogsDir: this.effects.podLogsDir}, new Date(clock.now()), logger)
     } catch (err) {
       logger.warn('Garbage collection failed; will retry', {err: errorMessage(err)})
     }
@@ -267,18 +268,9 @@ export class SyncLoop {
     return false
   }
 
-  private images?: {set: Set<string>; at: number}
-
-  /** The PLEG's view of the pod, when it is newer than the pod's last change; else undefined. */
-  private async preloaded(rec: PodRecord): Promise<Preloaded | undefined> {
-    const cached = this.deps.cachedPod?.(rec.sp.pod.metadata.uid)
-    if (!cached || cached.at <= rec.lastChangeAt) return undefined
-    const now = this.deps.clock.now()
-    // The image list changes only by pulls (which go through a fresh read) or by hand: 30s is fresh enough.
-    if (!this.images || now - this.images.at > 30_000) {
-      this.images = {set: await presentImages(this.deps.sync.deps.runtime.images), at: now}
-    }
-    return {observed: cached.observed, images: this.images.set}
+  /** The runtime's pods from a read no older than a housekeeping period (the PLEG's, in watch). */
+  private recentPods(): Promise<RuntimePod[]> {
+    return this.cache.allNewerThan(this.deps.clock.now() - this.opts.housekeepingIntervalMs)
   }
 
   private jitter(ms: number): number {
@@ -289,10 +281,11 @@ export class SyncLoop {
     const uid = sp.pod.metadata.uid
     const rec = this.pods.get(uid)
     if (!rec) return
-    const {clock, logger, metrics} = this.deps
+    const {sync, clock, logger, metrics} = this.deps
     const started = clock.now()
     try {
-      const outcome = await this.limit(async () => syncPod(this.deps.sync, rec.sp, rec.waiting, await this.preloaded(rec)))
+      // The cache answers when it was read after the pod's last change; else it reads the runtime.
+      const outcome = await this.limit(() => syncPod(sync, rec.sp, rec.waiting, {objects: this.deps.objects()}, rec.lastChangeAt))
       if (outcome.plan.actions.length > 0) rec.lastChangeAt = clock.now()
       rec.status = outcome.status
       rec.everSynced = true
@@ -304,7 +297,7 @@ export class SyncLoop {
       }
       const now = clock.now()
       const until = outcome.plan.blocked
-        .map((b) => this.deps.sync.backOff.get(backOffKey(rec.sp, b.name), now)?.until)
+        .map((b) => sync.backOff.get(backOffKey(rec.sp, b.name), now)?.until)
         .filter((t): t is number => t !== undefined)
       if (until.length > 0) rec.nextSyncAt = Math.min(...until)
       else if (outcome.failures.length > 0) rec.nextSyncAt = now + this.jitter(this.opts.errorBackOffMs)
@@ -328,15 +321,11 @@ export class SyncLoop {
     const {sync, logger, clock, metrics} = this.deps
     const started = clock.now()
     try {
-      const observed = (await readRuntimePod(sync.deps.runtime.runtime, work.uid)) ?? work.observed
+      const observed = (await this.cache.getNewerThan(work.uid, clock.now())) ?? work.observed
       sync.prober?.removePod(work.uid)
       if (!observed) return
       logger.info('Stopping pod', {pod: observed.name, reason: work.reason})
-      await terminatePod(
-        {runtime: sync.deps.runtime.runtime, fs: sync.deps.fs, logger, clock, rootDir: sync.deps.rootDir, podLogsDir: sync.deps.podLogsDir},
-        observed,
-        work.sp?.pod,
-      )
+      await terminatePod(this.effects, observed, work.sp?.pod)
     } finally {
       metrics?.observeWorker('kill', (clock.now() - started) / 1000)
     }

@@ -2,17 +2,15 @@
 // (executor), and report the pod's status afterwards. Used by `run` in a loop and by `watch`'s
 // pod workers.
 import type {PodStatus, StaticPod} from '../api/types.js'
-import type {ImageService} from '../cri/port.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Clock} from '../util/clock.js'
 import type {BackOffEntry, PodActions} from '../decide/actions.js'
 import type {PodProbeResults} from '../pod/probe-results.js'
 import type {BackOff} from './backoff.js'
-import {executePlan, type ExecutorDeps, type StepFailure} from '../apply/executor.js'
+import {executePlan, type ExecutorDeps, type StepFailure, type SyncInputs} from '../apply/execute-plan.js'
 import {computePodActions} from '../decide/compute-pod-actions.js'
-import {readRuntimePod} from '../kuberuntime/runtime-reader.js'
+import type {RuntimeCache} from '../pleg/runtime-cache.js'
 import {generatePodStatus} from '../status/generate.js'
-import {normalizeImageRef} from '../images/reference.js'
 import {containerHash} from '../kuberuntime/hash.js'
 import {refreshProjectedVolumes} from '../apply/volumes/setup.js'
 
@@ -23,13 +21,15 @@ export interface ProbeSource {
   removePod(uid: string): void
 }
 
+/** The node's sync services, built once in the composition root. */
 export interface SyncContext {
-  deps: ExecutorDeps
-  backOff: BackOff
-  clock: Clock
-  prober?: ProbeSource
+  readonly deps: ExecutorDeps
+  /** The one view of the runtime (PLEG-filled in watch). */
+  readonly cache: RuntimeCache
+  readonly backOff: BackOff
+  readonly clock: Clock
+  readonly prober?: ProbeSource | undefined
 }
-
 const NO_PROBES: PodProbeResults = new Map()
 
 function probesOf(ctx: SyncContext, sp: StaticPod, observed: RuntimePod | undefined): PodProbeResults {
@@ -57,15 +57,6 @@ export function backOffKey(sp: StaticPod, container: string): string {
   return `${sp.pod.metadata.uid}/${container}/${c ? containerHash(sp.pod, c) : ''}`
 }
 
-export async function presentImages(images: ImageService): Promise<Set<string>> {
-  const present = new Set<string>()
-  for (const img of await images.listImages()) {
-    for (const ref of [...img.repoTags, ...img.repoDigests]) present.add(normalizeImageRef(ref))
-    present.add(img.id)
-  }
-  return present
-}
-
 export function podBackOff(backOff: BackOff, sp: StaticPod, now: number): Map<string, BackOffEntry> {
   const out = new Map<string, BackOffEntry>()
   const spec = sp.pod.spec
@@ -76,33 +67,25 @@ export function podBackOff(backOff: BackOff, sp: StaticPod, now: number): Map<st
   return out
 }
 
-/** Computes the plan against the runtime's current state without changing anything. */
 /**
- * What the runtime held a moment ago, read once for many pods (run's first sync of each pod):
- * saves every pod its own list calls. Only fresh reads are ever preloaded.
+ * Computes the plan against the runtime as seen by a read that began after `minTime` (the pod's
+ * last change: the cache answers when it is newer), without changing anything.
  */
-export interface Preloaded {
-  observed: RuntimePod | undefined
-  images: Set<string>
-}
-
-export async function planPod(ctx: SyncContext, sp: StaticPod, preloaded?: Preloaded): Promise<{plan: PodActions; observed: RuntimePod | undefined}> {
-  const {runtime} = ctx.deps
-  const [observed, images] = preloaded
-    ? [preloaded.observed, preloaded.images]
-    : await Promise.all([readRuntimePod(runtime.runtime, sp.pod.metadata.uid), presentImages(runtime.images)])
+export async function planPod(ctx: SyncContext, sp: StaticPod, minTime: number): Promise<{plan: PodActions; observed: RuntimePod | undefined}> {
+  const [observed, images] = await Promise.all([ctx.cache.getNewerThan(sp.pod.metadata.uid, minTime), ctx.cache.images(minTime)])
   const now = ctx.clock.now()
   const plan = computePodActions({sp, runtime: observed, images, probes: probesOf(ctx, sp, observed), backOff: podBackOff(ctx.backOff, sp, now), now})
   return {plan, observed}
 }
 
-export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingReasons, preloaded?: Preloaded): Promise<PodSyncOutcome> {
+/** One sync of one pod: plan from a view newer than `minTime`, apply, and the status afterwards. */
+export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingReasons, inputs: SyncInputs, minTime: number): Promise<PodSyncOutcome> {
   const uid = sp.pod.metadata.uid
-  const {plan, observed: before} = await planPod(ctx, sp, preloaded)
+  const {plan, observed: before} = await planPod(ctx, sp, minTime)
   let failures: StepFailure[] = []
   let observed = before
   if (plan.actions.length > 0) {
-    const result = await executePlan(ctx.deps, sp, plan, before)
+    const result = await executePlan(ctx.deps, sp, plan, before, inputs)
     failures = result.failures
     const now = ctx.clock.now()
     for (const a of plan.actions) {
@@ -116,13 +99,14 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
       if (f.reason === 'ErrImagePull') ctx.backOff.next(backOffKey(sp, f.container), now, 'ImagePullBackOff')
       if (f.container) waiting.set(f.container, {reason: f.reason, message: f.message})
     }
-    observed = await readRuntimePod(ctx.deps.runtime.runtime, uid)
+    // What this sync changed is seen by a read that begins after it.
+    observed = await ctx.cache.getNewerThan(uid, ctx.clock.now())
   }
   for (const b of plan.blocked) waiting.set(b.name, {reason: b.reason, message: b.message})
   // ConfigMap and Secret edits reach containers that already run (only changed files are written).
-  if (observed?.sandboxes[0]?.state === 'ready') await refreshProjectedVolumes(ctx.deps, sp)
+  if (observed?.sandboxes[0]?.state === 'ready') await refreshProjectedVolumes({...ctx.deps, objects: inputs.objects}, sp)
   // Probe workers follow the containers that now run; status reads their current results.
   ctx.prober?.syncPod(sp, observed)
-  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting, ...(ctx.deps.hostIP ? {hostIP: ctx.deps.hostIP} : {})})
+  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting, hostIP: ctx.deps.hostIP})
   return {plan, failures, observed, status}
 }

@@ -1,31 +1,37 @@
 // The composition root: createNode(config) wires the real runtime client, the instrumentation,
-// the host's DNS settings and the sync context. Commands call this and nothing deeper.
+// the host's DNS settings, the one runtime cache and the sync context. Commands call this and
+// nothing deeper. Everything it builds is frozen: what a run brings is an argument of the run.
 import {readFile} from 'node:fs/promises'
 import type {DNSConfig} from '../cri/api.js'
-import type {Runtime} from '../cri/port.js'
+import type {ImageService, Runtime, RuntimeService} from '../cri/port.js'
 import type {NodeConfig} from './config.js'
 import type {Logger} from '../util/logger.js'
 import {realClock, type Clock} from '../util/clock.js'
 import {createGrpcRuntime} from '../cri/grpc/client.js'
 import {instrumentRuntime, type CriMetrics} from '../cri/instrumented.js'
+import {RuntimeCache} from '../pleg/runtime-cache.js'
 import {parseResolvConf} from '../kuberuntime/dns.js'
 import {BackOff} from '../loop/backoff.js'
 import {nodeHostFs, type HostFs} from '../apply/host-fs.js'
 import {podRecorder} from './pod-store.js'
 import type {SyncContext} from '../loop/sync-pod.js'
 import {ProbeManager} from '../prober/manager.js'
-import {EMPTY_OBJECT_STORE} from '../manifest/object-store.js'
 import {nodeCpuMilli, primaryHostIP} from '../util/node-info.js'
 import os from 'node:os'
 import {serialQueue} from '../util/serial-queue.js'
 
 export interface KubeNode {
-  config: NodeConfig
-  runtime: Runtime
-  logger: Logger
-  clock: Clock
-  fs: HostFs
-  sync: SyncContext
+  readonly config: NodeConfig
+  readonly runtime: RuntimeService
+  readonly images: ImageService
+  /** CRI calls made so far per RPC name (benchmarks). */
+  callCounts(): Record<string, number>
+  readonly logger: Logger
+  readonly clock: Clock
+  readonly fs: HostFs
+  /** The one view of the runtime's pods that every reader uses. */
+  readonly cache: RuntimeCache
+  readonly sync: SyncContext
   /** Where probe result changes go (watch: the sync loop); run just polls. */
   onProbeChange(handler: (uid: string) => void): void
   close(): void
@@ -60,16 +66,19 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       imageEndpoint: config.imageEndpoint,
       callTimeoutMs: config.runtimeRequestTimeoutMs,
     })
-  const runtime = instrumentRuntime(raw, {logger, clock, ...(overrides.criMetrics ? {metrics: overrides.criMetrics} : {})})
+  const runtime = instrumentRuntime(raw, {logger, clock, metrics: overrides.criMetrics})
   const hostDns = await readHostDns(config.resolvConf, logger)
   let probeChanged: (uid: string) => void = () => {}
   const prober = new ProbeManager({runtime: runtime.runtime, clock, logger, onChange: (uid) => probeChanged(uid)})
-  const sync: SyncContext = {
+  const cache = new RuntimeCache(runtime.runtime, runtime.images, clock, config.nodeName)
+  const sync: SyncContext = Object.freeze({
     clock,
     prober,
+    cache,
     backOff: new BackOff(),
-    deps: {
-      runtime,
+    deps: Object.freeze({
+      runtime: runtime.runtime,
+      images: runtime.images,
       fs,
       logger,
       rootDir: config.rootDir,
@@ -77,20 +86,22 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       hostDns,
       clusterDNS: config.clusterDNS,
       clusterDomain: config.clusterDomain,
-      objects: EMPTY_OBJECT_STORE,
       clock,
       savePod: podRecorder(config.rootDir),
       hostIP: primaryHostIP(),
       nodeCapacity: {cpuMilli: nodeCpuMilli(), memoryBytes: os.totalmem()},
-      ...(config.serializeImagePulls === false ? {} : {serializePulls: serialQueue()}),
-    },
-  }
-  return {
+      serializePulls: config.serializeImagePulls === false ? undefined : serialQueue(),
+    }),
+  })
+  const node: KubeNode = {
     config,
-    runtime,
+    runtime: runtime.runtime,
+    images: runtime.images,
+    callCounts: () => runtime.callCounts(),
     logger,
     clock,
     fs,
+    cache,
     sync,
     onProbeChange: (handler) => {
       probeChanged = handler
@@ -100,4 +111,5 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       raw.close()
     },
   }
+  return Object.freeze(node)
 }

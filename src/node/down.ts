@@ -32,7 +32,6 @@ async function select(node: KubeNode, sel: DownSelector): Promise<ManagedPod[]> 
 
 export async function downPods(node: KubeNode, sel: DownSelector): Promise<DownResult> {
   const pods = await select(node, sel)
-  const deps = {runtime: node.runtime.runtime, fs: node.fs, logger: node.logger, clock: node.clock, rootDir: node.config.rootDir, podLogsDir: node.config.podLogsDir}
-  await Promise.all(pods.map((p) => terminatePod(deps, p.observed, p.sp.pod)))
+  await Promise.all(pods.map((p) => terminatePod(node.sync.deps, p.observed, p.sp.pod)))
   return {removed: pods.map((p) => p.observed.name)}
 }

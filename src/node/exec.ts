@@ -19,5 +19,5 @@ export async function execInContainer(node: KubeNode, req: ExecRequest): Promise
   const name = req.container ?? specNames[0]
   const target = pod.observed.containers.find((c) => c.name === name && c.state === 'running')
   if (!target) throw new NotFoundError(`container "${name}" in pod "${pod.observed.name}" is not running`)
-  return node.runtime.runtime.execSync(target.id, req.command, req.timeoutSeconds)
+  return node.runtime.execSync(target.id, req.command, req.timeoutSeconds)
 }

@@ -16,13 +16,13 @@ export async function getPods(node: KubeNode, name?: string): Promise<PodList> {
   const items: Pod[] = (
     await Promise.all(
       pods.map(async ({sp, observed}): Promise<Pod> => {
-        const probes = await probeOnce(node.runtime.runtime, sp, observed, hostIP)
+        const probes = await probeOnce(node.runtime, sp, observed, hostIP)
         return {
           apiVersion: 'v1',
           kind: 'Pod',
           metadata: sp.pod.metadata,
           spec: sp.pod.spec,
-          status: generatePodStatus({sp, runtime: observed, probes, waiting: new Map(), ...(hostIP ? {hostIP} : {})}),
+          status: generatePodStatus({sp, runtime: observed, probes, waiting: new Map(), hostIP}),
         }
       }),
     )

@@ -2,8 +2,7 @@
 // `get`, `logs` and `down`, which work without a manifest or a running daemon.
 import type {Pod, StaticPod} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
-import {readRuntimePods} from '../kuberuntime/runtime-reader.js'
-import {CONFIG_HASH_ANNOTATION, managedSelector, POD_UID_LABEL} from '../kuberuntime/labels.js'
+import {CONFIG_HASH_ANNOTATION} from '../kuberuntime/labels.js'
 import {loadPod} from './pod-store.js'
 import type {KubeNode} from './create-node.js'
 
@@ -33,19 +32,19 @@ export function podFromRuntime(rp: RuntimePod): StaticPod {
 }
 
 export async function listManagedPods(node: KubeNode): Promise<ManagedPod[]> {
-  const observed = await readRuntimePods(node.runtime.runtime, {nodeName: node.config.nodeName})
+  const observed = await node.cache.refresh()
   return Promise.all(
     observed.map(async (rp) => ({observed: rp, sp: (await loadPod(node.config.rootDir, rp.uid)) ?? podFromRuntime(rp)})),
   )
 }
 
 /**
- * The specs of this node's pods whose sandbox is ready, for admission: one ListPodSandbox call
- * and the stored manifests, none of the per-container status calls listManagedPods makes.
+ * The specs of this node's pods whose sandbox is ready, for admission: a fresh read of the
+ * runtime cache (which `run`'s first syncs then share) and the stored manifests.
  */
 export async function runningPodSpecs(node: KubeNode): Promise<StaticPod[]> {
-  const sandboxes = await node.runtime.runtime.listPodSandbox({labelSelector: managedSelector(node.config.nodeName), state: 'SANDBOX_READY'})
-  const uids = [...new Set(sandboxes.map((s) => s.labels[POD_UID_LABEL]).filter((u): u is string => Boolean(u)))]
+  const observed = await node.cache.refresh()
+  const uids = observed.filter((p) => p.sandboxes.some((s) => s.state === 'ready')).map((p) => p.uid)
   const specs = await Promise.all(uids.map((uid) => loadPod(node.config.rootDir, uid)))
   return specs.filter((sp): sp is StaticPod => sp !== undefined)
 }

@@ -15,7 +15,7 @@ import {runOnce, type PodRunResult, type ProgressEvent, type WaitFor} from '../l
 export interface RunOptions {
   wait: WaitFor
   timeoutMs: number
-  signal?: AbortSignal
+  signal?: AbortSignal | undefined
 }
 
 export async function runPods(
@@ -25,26 +25,29 @@ export async function runPods(
   onProgress?: (e: ProgressEvent) => void,
 ): Promise<PodRunResult[]> {
   const {pods, configMaps, secrets} = await loadStaticPods(locations, {nodeName: node.config.nodeName, clusterDomain: node.config.clusterDomain, io: processManifestIO()})
-  node.sync.deps.objects = createObjectStore(configMaps, secrets)
+  const objects = createObjectStore(configMaps, secrets)
   // Pods already running on this node that this run does not own count for admission (ports,
   // resources, max pods).
   const ours = new Set(pods.map((p) => p.pod.metadata.uid))
-  // The runtime may be restarting: wait for it, within the run's own timeout.
-  const deadline = node.clock.now() + opts.timeoutMs
+  // The runtime may be restarting: wait for it, within the run's own timeout. The read that
+  // answers serves every pod's first sync too (runtime-cache.ts).
+  const started = node.clock.now()
+  const deadline = started + opts.timeoutMs
   const listed = await retryUntil(() => runningPodSpecs(node), {
     deadline,
     clock: node.clock,
-    ...(opts.signal ? {signal: opts.signal} : {}),
+    signal: opts.signal,
     onError: (err) => onProgress?.({pod: '', kind: 'waiting', text: `runtime not reachable, retrying: ${errorMessage(err)}`}),
   })
   const running = listed.filter((sp) => !ours.has(sp.pod.metadata.uid))
   const admission = {node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), running}
   // Each step is shown as it begins (pulling, creating the sandbox, starting a container).
-  if (onProgress) node.sync.deps.onStep = (pod, text) => onProgress({pod, kind: 'action', text})
+  const onStep = onProgress && ((pod: string, text: string): void => onProgress({pod, kind: 'action', text}))
   return runOnce(
     node.sync,
     pods,
-    {wait: opts.wait, timeoutMs: Math.max(0, deadline - node.clock.now()), parallelism: node.config.parallelism, admission, nodeName: node.config.nodeName, ...(opts.signal ? {signal: opts.signal} : {})},
+    {wait: opts.wait, timeoutMs: Math.max(0, deadline - node.clock.now()), parallelism: node.config.parallelism, admission, firstReadAfter: started - 1, signal: opts.signal},
+    {objects, onStep},
     onProgress,
   )
 }

@@ -10,7 +10,7 @@ export interface VersionReport {
 
 export async function versions(node: KubeNode, kubeNodeVersion: string): Promise<VersionReport> {
   try {
-    return {kubeNode: kubeNodeVersion, runtime: await node.runtime.runtime.version()}
+    return {kubeNode: kubeNodeVersion, runtime: await node.runtime.version()}
   } catch (err) {
     return {kubeNode: kubeNodeVersion, runtimeError: err instanceof Error ? err.message : String(err)}
   }

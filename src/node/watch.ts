@@ -52,9 +52,17 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
       sources.push(createHttpSource({url, headers: opts.manifestUrlHeaders, nodeName: node.config.nodeName, checkFrequencyMs: opts.httpCheckFrequencyMs, logger}))
     }
     const podConfig = new PodConfig(sources.map((s) => s.name))
-    const pleg = new Pleg(node.runtime.runtime, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000, nodeName: node.config.nodeName}, opts.metrics.pleg)
+    const pleg = new Pleg(node.cache, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}, opts.metrics.pleg)
     const loop = new SyncLoop(
-      {sync: node.sync, logger, clock, sourcesReady: () => podConfig.allSourcesReady(), nodeName: node.config.nodeName, observedPods: () => pleg.all(), cachedPod: (uid) => ({observed: pleg.get(uid), at: pleg.cacheTime(uid)}), node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), metrics: opts.metrics},
+      {
+        sync: node.sync,
+        logger,
+        clock,
+        sourcesReady: () => podConfig.allSourcesReady(),
+        objects: () => podConfig.objects(),
+        node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS),
+        metrics: opts.metrics,
+      },
       {
         resyncIntervalMs: opts.resyncIntervalMs,
         parallelism: node.config.parallelism,
@@ -73,7 +81,6 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     for (const s of sources) {
       s.start((snapshot) => {
         const updates = podConfig.apply(snapshot, clock.now())
-        node.sync.deps.objects = podConfig.objects()
         opts.metrics.setManifestErrors(snapshot.source, snapshot.issues.length)
         loop.handleUpdates(updates)
       })
@@ -91,7 +98,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
           kind: 'Pod',
           metadata: {...sp.pod.metadata, annotations},
           spec: sp.pod.spec,
-          status: status ?? generatePodStatus({sp, runtime: pleg.get(sp.pod.metadata.uid), probes: new Map(), waiting: new Map()}),
+          status: status ?? generatePodStatus({sp, runtime: node.cache.get(sp.pod.metadata.uid), probes: new Map(), waiting: new Map()}),
         }
       })
       return toPodList(items)

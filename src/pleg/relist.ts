@@ -1,21 +1,18 @@
-// The generic PLEG (the kubelet's pleg/generic.go): relist the runtime every period, turn the
-// differences into pod lifecycle events, keep the runtime view of every pod as a cache that the
-// pod workers, /pods and status read, and report health for /healthz.
-import type {RuntimeService} from '../cri/port.js'
+// The generic PLEG (the kubelet's pleg/generic.go): relist the runtime every period into the
+// shared runtime cache (runtime-cache.ts), turn the differences into pod lifecycle events, and
+// report health for /healthz.
 import type {RuntimeContainerState, RuntimePod} from '../kuberuntime/model.js'
 import type {Clock} from '../util/clock.js'
 import {errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
 import {diffRecords, recordsOf, type PlegRecords, type PodLifecycleEvent} from './events.js'
-import {RuntimeInspector} from './inspector.js'
+import type {RuntimeCache} from './runtime-cache.js'
 
 export interface PlegOptions {
   /** Pause between the end of one relist and the start of the next: the kubelet's 1s. */
   periodMs: number
   /** Unhealthy when no relist succeeded for this long: the kubelet's 3 minutes. */
   unhealthyThresholdMs: number
-  /** Only this node's pods (see NODE_LABEL). */
-  nodeName?: string
 }
 
 export const DEFAULT_PLEG_OPTIONS: PlegOptions = {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}
@@ -34,26 +31,20 @@ export interface PlegMetrics {
 const REPEATED_ERROR_VERBOSITY = 4
 
 export class Pleg {
-  private readonly inspector: RuntimeInspector
-  private pods = new Map<string, RuntimePod>()
   private records: PlegRecords = new Map()
   private lastSuccessStart: number | undefined
   private lastSuccessEnd: number | undefined
   private lastError: string | undefined
-  /** Relists run one at a time: a start-up relist and the loop's never interleave. */
-  private queue: Promise<unknown> = Promise.resolve()
   private loop: Promise<void> | undefined
   private abort: AbortController | undefined
 
   constructor(
-    runtime: RuntimeService,
+    private readonly cache: RuntimeCache,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly opts: PlegOptions = DEFAULT_PLEG_OPTIONS,
     private readonly metrics?: PlegMetrics,
-  ) {
-    this.inspector = new RuntimeInspector(runtime, opts.nodeName)
-  }
+  ) {}
 
   /** Relists forever every periodMs until stop(); calls onEvents with the events of each relist (only when non-empty). */
   start(onEvents: (events: PodLifecycleEvent[]) => void): void {
@@ -89,27 +80,7 @@ export class Pleg {
    * rejects: a failed relist is logged, keeps the previous cache and returns no events.
    */
   relist(): Promise<PodLifecycleEvent[]> {
-    const run = this.queue.then(() => this.relistOnce())
-    this.queue = run.catch(() => undefined)
-    return run
-  }
-
-  /** The cached runtime view of a pod after the last relist (undefined if the runtime has none). */
-  get(uid: string): RuntimePod | undefined {
-    return this.pods.get(uid)
-  }
-
-  all(): RuntimePod[] {
-    return [...this.pods.values()]
-  }
-
-  /**
-   * Time (ms since the epoch) the cache of `uid` was last refreshed: the start of the last
-   * successful relist, since every relist refreshes every pod (including the absence of one);
-   * 0 before the first. A worker that acted at time t waits for cacheTime(uid) > t.
-   */
-  cacheTime(_uid: string): number {
-    return this.lastSuccessStart ?? 0
+    return this.relistOnce()
   }
 
   /** Healthy when the last successful relist finished less than unhealthyThresholdMs ago. */
@@ -129,7 +100,7 @@ export class Pleg {
     const start = this.clock.now()
     let pods: RuntimePod[]
     try {
-      pods = await this.inspector.read()
+      pods = await this.cache.refresh()
     } catch (err) {
       this.metrics?.observeRelist(this.clock.now() - start, undefined)
       this.logFailure(err)
@@ -147,7 +118,6 @@ export class Pleg {
     const records = recordsOf(pods)
     const events = diffRecords(this.records, records)
     this.records = records
-    this.pods = new Map(pods.map((p) => [p.uid, p]))
     this.lastSuccessStart = start
     this.lastSuccessEnd = end
     this.reportRunning(pods)

@@ -58,7 +58,7 @@ export class ProbeWorker {
   private streak = 0
   private onHold = false
   private stopped = false
-  private timer: NodeJS.Timeout | undefined
+  private cancelTimer: () => void = () => {}
   private inFlight: Promise<void> | undefined
 
   constructor(
@@ -111,7 +111,7 @@ export class ProbeWorker {
 
   stop(): void {
     this.stopped = true
-    clearTimeout(this.timer)
+    this.cancelTimer()
   }
 
   private periodMs(): number {
@@ -119,14 +119,13 @@ export class ProbeWorker {
   }
 
   private schedule(delayMs: number): void {
-    clearTimeout(this.timer)
+    this.cancelTimer()
     if (this.stopped) return
     // A ticker: a tick that comes while a run is still going is dropped, as Go's ticker does.
-    this.timer = setTimeout(() => {
+    this.cancelTimer = this.deps.clock.after(delayMs, () => {
       this.schedule(this.periodMs())
       void this.trigger()
-    }, delayMs)
-    this.timer.unref?.()
+    })
   }
 
   private async probeOnce(): Promise<void> {

@@ -9,6 +9,7 @@ import {FakeClock} from '../support/fake-clock.js'
 import {createNode, type KubeNode} from '../../src/node/create-node.js'
 import {loadStaticPods} from '../../src/manifest/load.js'
 import {runOnce} from '../../src/loop/run-once.js'
+import {EMPTY_OBJECT_STORE} from '../../src/manifest/object-store.js'
 import {SyncLoop} from '../../src/loop/sync-loop.js'
 import {silentLogger} from '../../src/util/logger.js'
 import type {NodeInfo} from '../../src/util/node-info.js'
@@ -44,7 +45,7 @@ describe('admission', () => {
   it('run rejects a pod whose host port is taken, and starts the other', async () => {
     const port = '    ports: [{containerPort: 80, hostPort: 8080}]\n'
     const [a, b] = await pods(['first', port], ['second', port])
-    const results = await runOnce(node.sync, [a!, b!], {wait: 'running', timeoutMs: 10_000, parallelism: 2, admission: {node: NODE, running: []}})
+    const results = await runOnce(node.sync, [a!, b!], {wait: 'running', timeoutMs: 10_000, parallelism: 2, admission: {node: NODE, running: []}}, {objects: EMPTY_OBJECT_STORE})
     expect(results.map((r) => r.outcome)).toEqual(['done', 'failed'])
     expect(results[1]!.status).toMatchObject({phase: 'Failed', reason: 'NodePorts'})
     expect(fake.callsOf('RunPodSandbox')).toHaveLength(1)
@@ -52,14 +53,14 @@ describe('admission', () => {
 
   it('run rejects a pod that asks for more CPU than the node has', async () => {
     const [big] = await pods(['big', '    resources: {requests: {cpu: "3"}}\n'])
-    const [r] = await runOnce(node.sync, [big!], {wait: 'running', timeoutMs: 10_000, parallelism: 1, admission: {node: NODE, running: []}})
+    const [r] = await runOnce(node.sync, [big!], {wait: 'running', timeoutMs: 10_000, parallelism: 1, admission: {node: NODE, running: []}}, {objects: EMPTY_OBJECT_STORE})
     expect(r!.status.reason).toBe('OutOfcpu')
     expect(r!.reason).toContain('requested: 3000')
     expect(fake.mutatingCalls()).toEqual([])
   })
 
   it('watch keeps a rejected pod out until an edit makes it fit', async () => {
-    const loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock: node.clock, sourcesReady: () => true, node: NODE})
+    const loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock: node.clock, sourcesReady: () => true, objects: () => EMPTY_OBJECT_STORE, node: NODE})
     const [big] = await pods(['big', '    resources: {requests: {cpu: "3"}}\n'])
     loop.handleUpdates([{op: 'ADD', pods: [big!]}])
     await loop.idle()

@@ -175,7 +175,6 @@ describe('run over the fake CRI', () => {
 
   it('mounts a termination-message file whose text becomes the terminated message', async () => {
     const {readFileSync, writeFileSync: write2} = await import('node:fs')
-    const {readRuntimePod} = await import('../../src/kuberuntime/runtime-reader.js')
     const promise = runPods(node, [write('job.yaml', pod('job', '  restartPolicy: Never\n'))], {wait: 'running', timeoutMs: 60_000})
     await clock.waitForSleep()
     const [id, c] = [...fake.containers.entries()][0]!
@@ -188,8 +187,8 @@ describe('run over the fake CRI', () => {
     fake.exitContainer(id, 1)
     const r = await promise
     expect(r[0]!.status.phase).toBe('Failed')
-    // The runtime reader attaches the message, so status and `get` show it.
-    const observed = await readRuntimePod(fake, r[0]!.sp.pod.metadata.uid)
+    // The runtime cache attaches the message, so status and `get` show it.
+    const observed = await node.cache.getNewerThan(r[0]!.sp.pod.metadata.uid, clock.now())
     expect(observed!.containers[0]!.message).toBe('config file missing')
     expect(r[0]!.status.containerStatuses?.[0]?.state?.terminated?.message).toBe('config file missing')
   })

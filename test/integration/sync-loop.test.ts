@@ -9,8 +9,7 @@ import {FakeClock} from '../support/fake-clock.js'
 import {createNode, type KubeNode} from '../../src/node/create-node.js'
 import {loadStaticPods} from '../../src/manifest/load.js'
 import {SyncLoop} from '../../src/loop/sync-loop.js'
-import {readRuntimePod} from '../../src/kuberuntime/runtime-reader.js'
-import type {RuntimePod} from '../../src/kuberuntime/model.js'
+import {EMPTY_OBJECT_STORE} from '../../src/manifest/object-store.js'
 import {silentLogger} from '../../src/util/logger.js'
 import type {StaticPod} from '../../src/api/types.js'
 
@@ -44,7 +43,7 @@ describe('SyncLoop over the fake CRI', () => {
       silentLogger,
       {runtime: fake, clock},
     )
-    loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => ready}, {random: () => 0})
+    loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => ready, objects: () => EMPTY_OBJECT_STORE}, {random: () => 0})
   })
 
   afterEach(async () => {
@@ -111,7 +110,7 @@ describe('SyncLoop over the fake CRI', () => {
     await loop.idle()
     await fake.runPodSandbox({metadata: {name: 'foreign', uid: 'f', namespace: 'default', attempt: 0}, hostname: '', logDirectory: '', portMappings: [], labels: {'io.kubernetes.pod.uid': 'f'}, annotations: {}})
     // A fresh loop (as after a restart) that no longer has "web" in any source.
-    const fresh = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true})
+    const fresh = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true, objects: () => EMPTY_OBJECT_STORE})
     await fresh.housekeeping()
     await fresh.idle()
     expect([...fake.sandboxes.values()].map((s) => s.sandbox.metadata.name)).toEqual(['foreign'])
@@ -123,7 +122,7 @@ describe('SyncLoop over the fake CRI', () => {
     await loop.idle()
     const before = [...fake.containers.keys()]
     fake.calls.length = 0
-    const restarted = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true})
+    const restarted = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true, objects: () => EMPTY_OBJECT_STORE})
     restarted.handleUpdates([{op: 'ADD', pods: [web]}])
     await restarted.idle()
     expect(fake.mutatingCalls()).toEqual([])
@@ -132,7 +131,7 @@ describe('SyncLoop over the fake CRI', () => {
 
   it('garbage collection keeps one dead container per name, and big logs are rotated', async () => {
     const web = await staticPod('web')
-    loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true}, {random: () => 0, logRotation: {maxSizeBytes: 100, maxFiles: 2}})
+    loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true, objects: () => EMPTY_OBJECT_STORE}, {random: () => 0, logRotation: {maxSizeBytes: 100, maxFiles: 2}})
     loop.handleUpdates([{op: 'ADD', pods: [web]}])
     await loop.idle()
     for (let i = 0; i < 2; i++) {
@@ -154,20 +153,19 @@ describe('SyncLoop over the fake CRI', () => {
 
   it('a resync answers from a fresh PLEG view without reading the runtime, and never from a stale one', async () => {
     const web = await staticPod('web')
-    let view: {observed: RuntimePod | undefined; at: number} = {observed: undefined, at: 0}
-    loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true, cachedPod: () => view}, {random: () => 0})
     loop.handleUpdates([{op: 'ADD', pods: [web]}])
     await loop.idle()
     expect(running()).toHaveLength(1)
-    // A view from before the pod's start is stale: the runtime is read, and nothing is started twice.
+    // The cache was read when the pod last changed, not after: the runtime is read, and nothing is started twice.
+    clock.advance(1000)
     fake.calls.length = 0
     loop.handleLifecycleEvents([{uid: web.pod.metadata.uid, type: 'ContainerStarted', containerId: 'x'}])
     await loop.idle()
     expect(fake.callsOf('ListContainers').length).toBeGreaterThan(0)
     expect(fake.mutatingCalls()).toEqual([])
-    // A view from a relist that began after the last change is used as it is.
+    // A relist (the PLEG's) that began after the last change is used as it is.
     clock.advance(1000)
-    view = {observed: await readRuntimePod(fake, web.pod.metadata.uid), at: clock.now()}
+    await node.cache.refresh()
     fake.calls.length = 0
     loop.handleLifecycleEvents([{uid: web.pod.metadata.uid, type: 'ContainerStarted', containerId: 'x'}])
     await loop.idle()

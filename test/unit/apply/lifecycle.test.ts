@@ -8,7 +8,7 @@ import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from '
 import type {Container, StaticPod} from '../../../src/api/types.js'
 import type {ExecSyncResult} from '../../../src/cri/api.js'
 import {runHook, LIFECYCLE_USER_AGENT, type HookTarget, type LifecycleHandler} from '../../../src/apply/lifecycle.js'
-import {executePlan, type ExecutorDeps} from '../../../src/apply/executor.js'
+import {executePlan, type ExecutorDeps} from '../../../src/apply/execute-plan.js'
 import type {PodActions} from '../../../src/decide/actions.js'
 import {nodeHostFs} from '../../../src/apply/host-fs.js'
 import {EMPTY_OBJECT_STORE} from '../../../src/manifest/object-store.js'
@@ -161,6 +161,7 @@ describe('executor: postStart hooks and termination-message files', () => {
     const logger: Logger = {...silentLogger, warn: (msg) => warnings.push(msg)}
     return {
       runtime: fake,
+      images: fake,
       fs: nodeHostFs,
       logger,
       rootDir: join(work, 'root'),
@@ -168,7 +169,6 @@ describe('executor: postStart hooks and termination-message files', () => {
       hostDns: {servers: [], searches: [], options: []},
       clusterDNS: [],
       clusterDomain: 'cluster.local',
-      objects: EMPTY_OBJECT_STORE,
       clock,
     }
   }
@@ -182,7 +182,7 @@ describe('executor: postStart hooks and termination-message files', () => {
   afterEach(() => rmSync(work, {recursive: true, force: true}))
 
   it('runs the postStart hook in the new container right after StartContainer', async () => {
-    const r = await executePlan(deps(), staticPod({lifecycle: {postStart: {exec: {command: ['touch', '/ready']}}}}), plan, undefined)
+    const r = await executePlan(deps(), staticPod({lifecycle: {postStart: {exec: {command: ['touch', '/ready']}}}}), plan, undefined, {objects: EMPTY_OBJECT_STORE})
     expect(r.failures).toEqual([])
     expect(r.started).toEqual(['main'])
     expect(fake.mutatingCalls()).toEqual(['RunPodSandbox', 'CreateContainer', 'StartContainer', 'ExecSync'])
@@ -192,7 +192,7 @@ describe('executor: postStart hooks and termination-message files', () => {
 
   it('a failing postStart hook kills the container within its grace period and fails with PostStartHookError', async () => {
     failingExec(fake)
-    const r = await executePlan(deps(), staticPod({lifecycle: {postStart: {exec: {command: ['false']}}}}), plan, undefined)
+    const r = await executePlan(deps(), staticPod({lifecycle: {postStart: {exec: {command: ['false']}}}}), plan, undefined, {objects: EMPTY_OBJECT_STORE})
     expect(fake.mutatingCalls()).toEqual(['RunPodSandbox', 'CreateContainer', 'StartContainer', 'ExecSync', 'StopContainer'])
     const id = [...fake.containers.keys()][0]!
     expect(fake.callsOf('StopContainer')[0]!.args).toEqual([id, 20])
@@ -206,18 +206,18 @@ describe('executor: postStart hooks and termination-message files', () => {
 
   it('a failing postStart hook runs the preStop hook too, as the kubelet kill does', async () => {
     failingExec(fake)
-    await executePlan(deps(), staticPod({lifecycle: {postStart: {exec: {command: ['false']}}, preStop: {exec: {command: ['stop']}}}}), plan, undefined)
+    await executePlan(deps(), staticPod({lifecycle: {postStart: {exec: {command: ['false']}}, preStop: {exec: {command: ['stop']}}}}), plan, undefined, {objects: EMPTY_OBJECT_STORE})
     expect(fake.mutatingCalls()).toEqual(['RunPodSandbox', 'CreateContainer', 'StartContainer', 'ExecSync', 'ExecSync', 'StopContainer'])
     expect(warnings).toEqual(['FailedPostStartHook', 'FailedPreStopHook'])
   })
 
   it('no hook: no ExecSync', async () => {
-    await executePlan(deps(), staticPod(), plan, undefined)
+    await executePlan(deps(), staticPod(), plan, undefined, {objects: EMPTY_OBJECT_STORE})
     expect(fake.mutatingCalls()).toEqual(['RunPodSandbox', 'CreateContainer', 'StartContainer'])
   })
 
   it('mounts a fresh, world-writable termination-message file at terminationMessagePath', async () => {
-    await executePlan(deps(), staticPod({terminationMessagePath: '/tmp/msg'}), plan, undefined)
+    await executePlan(deps(), staticPod({terminationMessagePath: '/tmp/msg'}), plan, undefined, {objects: EMPTY_OBJECT_STORE})
     const config = fake.callsOf('CreateContainer')[0]!.args[1] as {mounts: {containerPath: string; hostPath: string; readonly: boolean}[]; annotations: Record<string, string>}
     const mount = config.mounts.find((m) => m.containerPath === '/tmp/msg')!
     expect(mount.readonly).toBe(false)
@@ -228,7 +228,7 @@ describe('executor: postStart hooks and termination-message files', () => {
   })
 
   it('an empty terminationMessagePath mounts nothing', async () => {
-    await executePlan(deps(), staticPod({terminationMessagePath: ''}), plan, undefined)
+    await executePlan(deps(), staticPod({terminationMessagePath: ''}), plan, undefined, {objects: EMPTY_OBJECT_STORE})
     const config = fake.callsOf('CreateContainer')[0]!.args[1] as {mounts: {containerPath: string}[]}
     // Only the pod's managed /etc/hosts, no termination-message file.
     expect(config.mounts.map((m) => m.containerPath)).toEqual(['/etc/hosts'])

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import type {ImageService, Runtime, RuntimeService} from '../../../src/cri/port.js'
 import type {PodSandboxConfig} from '../../../src/cri/api.js'
 import {instrumentRuntime, type CriMetrics} from '../../../src/cri/instrumented.js'
-import type {Clock} from '../../../src/util/clock.js'
+import {realClock, type Clock} from '../../../src/util/clock.js'
 import type {LogFields, Logger} from '../../../src/util/logger.js'
 import {CriError} from '../../../src/util/errors.js'
 
@@ -29,7 +29,7 @@ function recordingLogger(verbosity: number): Logger & {lines: Line[]} {
 /** Every call advances the clock by 7 ms, so each CRI call "takes" 7 ms. */
 function steppingClock(): Clock {
   let t = 1_000
-  return {now: () => (t += 7) - 7, sleep: async () => {}}
+  return {...realClock, now: () => (t += 7) - 7, sleep: async () => {}}
 }
 
 const notImplemented = (): Promise<never> => Promise.reject(new Error('not in this stub'))

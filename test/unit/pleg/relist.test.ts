@@ -1,5 +1,6 @@
 import {beforeEach, describe, expect, it} from 'vitest'
 import {Pleg, type PlegMetrics} from '../../../src/pleg/relist.js'
+import {RuntimeCache} from '../../../src/pleg/runtime-cache.js'
 import type {PodLifecycleEvent} from '../../../src/pleg/events.js'
 import type {RuntimeContainerState} from '../../../src/kuberuntime/model.js'
 import {silentLogger, type LogFields, type Logger} from '../../../src/util/logger.js'
@@ -12,6 +13,9 @@ const OPTS = {periodMs: 1000, unhealthyThresholdMs: 180_000}
 
 let fake: FakeRuntime
 let clock: FakeClock
+/** The runtime cache the last Pleg made here fills. */
+let cache: RuntimeCache
+const cacheOf = (runtime: RuntimeService): RuntimeCache => new RuntimeCache(runtime, fake, clock)
 
 beforeEach(() => {
   fake = new FakeRuntime({images: [IMAGE]})
@@ -30,7 +34,7 @@ const short = (events: PodLifecycleEvent[]): string[] => events.map((e) => `${e.
 describe('Pleg relist', () => {
   it('costs exactly one ListPodSandbox and one ListContainers call when nothing changed', async () => {
     await addPod(fake, 'a', ['web', 'log'])
-    const pleg = new Pleg(fake, clock, silentLogger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, silentLogger, OPTS)
     await pleg.relist()
     for (let i = 0; i < 3; i++) {
       clock.advance(1000)
@@ -42,7 +46,7 @@ describe('Pleg relist', () => {
 
   it('reports a new pod as started and caches its IP, exit details and log paths', async () => {
     const {sandboxId, containerIds} = await addPod(fake, 'a', ['web', 'log'])
-    const pleg = new Pleg(fake, clock, silentLogger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, silentLogger, OPTS)
     const calls = await callsDuring(async () => {
       const events = await pleg.relist()
       expect(short(events).sort()).toEqual(
@@ -50,21 +54,21 @@ describe('Pleg relist', () => {
       )
     })
     expect(calls.sort()).toEqual(['ContainerStatus', 'ContainerStatus', 'ListContainers', 'ListPodSandbox', 'PodSandboxStatus'])
-    const pod = pleg.get('a')!
+    const pod = cache.get('a')!
     expect(pod.sandboxes[0]).toMatchObject({id: sandboxId, state: 'ready', ip: '10.88.0.2'})
     expect(pod.containers.map((c) => [c.name, c.state])).toEqual([
       ['log', 'running'],
       ['web', 'running'],
     ])
     expect(pod.containers[0]!.logPath).toBe('/var/log/pods/default_pod-a-node1_a/log/0.log')
-    expect(pleg.all().map((p) => p.uid)).toEqual(['a'])
-    expect(pleg.get('nope')).toBeUndefined()
+    expect(cache.all().map((p) => p.uid)).toEqual(['a'])
+    expect(cache.get('nope')).toBeUndefined()
   })
 
   it('fetches the status of a container that exited once, and never again', async () => {
     const {containerIds} = await addPod(fake, 'a', ['web', 'log'])
     const [web] = containerIds as [string]
-    const pleg = new Pleg(fake, clock, silentLogger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, silentLogger, OPTS)
     await pleg.relist()
 
     clock.advance(1000)
@@ -74,7 +78,7 @@ describe('Pleg relist', () => {
     expect(short(events)).toEqual([`a/${web}/ContainerDied`])
     expect(calls).toEqual(['ListPodSandbox', 'ListContainers', 'ContainerStatus'])
     expect(fake.calls.at(-1)!.args).toEqual([web])
-    expect(pleg.get('a')!.containers.find((c) => c.id === web)).toMatchObject({state: 'exited', exitCode: 3, reason: 'Error'})
+    expect(cache.get('a')!.containers.find((c) => c.id === web)).toMatchObject({state: 'exited', exitCode: 3, reason: 'Error'})
 
     clock.advance(1000)
     expect(await callsDuring(() => pleg.relist())).toEqual(['ListPodSandbox', 'ListContainers'])
@@ -83,7 +87,7 @@ describe('Pleg relist', () => {
   it('follows a container from created to running, asking its status at each change', async () => {
     const {containerIds} = await addPod(fake, 'a', ['web'], {start: false})
     const [web] = containerIds as [string]
-    const pleg = new Pleg(fake, clock, silentLogger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, silentLogger, OPTS)
     expect(short(await pleg.relist())).toContain(`a/${web}/ContainerChanged`)
 
     await fake.startContainer(web)
@@ -91,13 +95,13 @@ describe('Pleg relist', () => {
     const calls = await callsDuring(async () => (events = await pleg.relist()))
     expect(short(events)).toEqual([`a/${web}/ContainerStarted`])
     expect(calls).toEqual(['ListPodSandbox', 'ListContainers', 'ContainerStatus'])
-    expect(pleg.get('a')!.containers[0]!.startedAt).toBeGreaterThan(0)
+    expect(cache.get('a')!.containers[0]!.startedAt).toBeGreaterThan(0)
   })
 
   it('reports removals: Died first when the container had not been seen exited', async () => {
     const {containerIds} = await addPod(fake, 'a', ['web', 'log'])
     const [web, log] = containerIds as [string, string]
-    const pleg = new Pleg(fake, clock, silentLogger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, silentLogger, OPTS)
     await pleg.relist()
     fake.exitContainer(web, 0)
     await pleg.relist()
@@ -108,24 +112,24 @@ describe('Pleg relist', () => {
     expect([...events].sort()).toEqual([`a/${log}/ContainerDied`, `a/${log}/ContainerRemoved`, `a/${web}/ContainerRemoved`].sort())
     // Died comes before Removed for the same container.
     expect(events.indexOf(`a/${log}/ContainerDied`)).toBe(events.indexOf(`a/${log}/ContainerRemoved`) - 1)
-    expect(pleg.get('a')!.containers).toEqual([])
+    expect(cache.get('a')!.containers).toEqual([])
   })
 
   it('reports a whole pod going away and forgets it', async () => {
     const {sandboxId, containerIds} = await addPod(fake, 'a', ['web'])
-    const pleg = new Pleg(fake, clock, silentLogger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, silentLogger, OPTS)
     await pleg.relist()
     await fake.stopPodSandbox(sandboxId)
     expect(short(await pleg.relist())).toEqual([`a/${sandboxId}/ContainerDied`, `a/${containerIds[0]}/ContainerDied`])
     await fake.removePodSandbox(sandboxId)
     expect(short(await pleg.relist())).toEqual([`a/${sandboxId}/ContainerRemoved`, `a/${containerIds[0]}/ContainerRemoved`])
-    expect(pleg.get('a')).toBeUndefined()
+    expect(cache.get('a')).toBeUndefined()
   })
 
   it('does not look at sandboxes and containers kube-node did not label', async () => {
     await addPod(fake, 'a', ['web'])
     const foreign = await fake.runPodSandbox({...sandboxConfig('x'), labels: {'io.kubernetes.pod.uid': 'x'}})
-    const pleg = new Pleg(fake, clock, silentLogger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, silentLogger, OPTS)
     const events = await pleg.relist()
     expect(events.every((e) => e.uid === 'a')).toBe(true)
     expect(fake.callsOf('PodSandboxStatus').map((c) => c.args[0])).not.toContain(foreign)
@@ -133,16 +137,16 @@ describe('Pleg relist', () => {
 
   it('asks a host-network sandbox for its IP only once, though it has none', async () => {
     await addPod(fake, 'a', ['web'], {hostNetwork: true})
-    const pleg = new Pleg(fake, clock, silentLogger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, silentLogger, OPTS)
     await pleg.relist()
     await pleg.relist()
     expect(fake.callsOf('PodSandboxStatus')).toHaveLength(1)
-    expect(pleg.get('a')!.sandboxes[0]!.ip).toBe('')
+    expect(cache.get('a')!.sandboxes[0]!.ip).toBe('')
   })
 
   it('tolerates a container removed between the list and its status call', async () => {
     const {containerIds} = await addPod(fake, 'a', ['web'])
-    const pleg = new Pleg(fake, clock, silentLogger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, silentLogger, OPTS)
     fake.failNext('ContainerStatus', 'NotFound')
     const events = await pleg.relist()
     expect(short(events)).toContain(`a/${containerIds[0]}/ContainerStarted`)
@@ -171,7 +175,7 @@ function recordingLogger(): Logger & {warnings: string[]; debugs: string[]; info
 
 describe('Pleg failures and health', () => {
   it('is unhealthy until the first relist succeeds', async () => {
-    const pleg = new Pleg(fake, clock, silentLogger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, silentLogger, OPTS)
     expect(pleg.healthy(clock.now())).toEqual({ok: false, reason: 'pleg has yet to be successful'})
     fake.failNext('ListPodSandbox', 'Unavailable')
     await pleg.relist()
@@ -183,9 +187,9 @@ describe('Pleg failures and health', () => {
   it('keeps the previous cache when the runtime is down, and turns unhealthy after the threshold', async () => {
     const {containerIds} = await addPod(fake, 'a', ['web'])
     const logger = recordingLogger()
-    const pleg = new Pleg(fake, clock, logger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, logger, OPTS)
     await pleg.relist()
-    const seenAt = pleg.cacheTime('a')
+    const seenAt = cache.timestamp()
     expect(seenAt).toBe(clock.now())
 
     fake.exitContainer(containerIds[0]!, 1)
@@ -194,8 +198,8 @@ describe('Pleg failures and health', () => {
       clock.advance(1000)
       expect(await pleg.relist()).toEqual([])
     }
-    expect(pleg.get('a')!.containers[0]!.state).toBe('running')
-    expect(pleg.cacheTime('a')).toBe(seenAt)
+    expect(cache.get('a')!.containers[0]!.state).toBe('running')
+    expect(cache.timestamp()).toBe(seenAt)
     expect(pleg.healthy(clock.now()).ok).toBe(true)
 
     clock.advance(1000)
@@ -214,7 +218,7 @@ describe('Pleg failures and health', () => {
   it('recovers: health comes back and the missed change arrives as an event', async () => {
     const {containerIds} = await addPod(fake, 'a', ['web'])
     const logger = recordingLogger()
-    const pleg = new Pleg(fake, clock, logger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, logger, OPTS)
     await pleg.relist()
     fake.exitContainer(containerIds[0]!, 1)
     fake.failNext('ListPodSandbox', 'Unavailable', 'down', 2)
@@ -249,7 +253,7 @@ describe('Pleg metrics', () => {
         return fake.listPodSandbox(...args)
       },
     })
-    const pleg = new Pleg(slow, clock, silentLogger, OPTS, metrics)
+    const pleg = new Pleg((cache = cacheOf(slow)), clock, silentLogger, OPTS, metrics)
     await pleg.relist()
     clock.advance(1470)
     await pleg.relist()
@@ -267,7 +271,7 @@ describe('Pleg metrics', () => {
 
 describe('Pleg loop', () => {
   it('relists every period, hands over non-empty event batches, and stops', async () => {
-    const pleg = new Pleg(fake, clock, silentLogger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, silentLogger, OPTS)
     const batches: PodLifecycleEvent[][] = []
     let sleep = clock.waitForSleep()
     const t0 = clock.now()
@@ -281,7 +285,7 @@ describe('Pleg loop', () => {
     // The next relist ran one period later and saw the new pod.
     expect(batches).toHaveLength(1)
     expect(batches[0]!.map((e) => e.containerId)).toContain(sandboxId)
-    expect(pleg.cacheTime('a')).toBe(t0 + 1000)
+    expect(cache.timestamp()).toBe(t0 + 1000)
 
     await pleg.stop()
     const lists = fake.callsOf('ListPodSandbox').length
@@ -293,7 +297,7 @@ describe('Pleg loop', () => {
   it('survives an event handler that throws', async () => {
     await addPod(fake, 'a', ['web'])
     const logger = recordingLogger()
-    const pleg = new Pleg(fake, clock, logger, OPTS)
+    const pleg = new Pleg((cache = cacheOf(fake)), clock, logger, OPTS)
     const sleep = clock.waitForSleep()
     pleg.start(() => {
       throw new Error('boom')

@@ -86,6 +86,12 @@ export class RelistClock implements Clock {
       signal?.addEventListener('abort', () => resolve(), {once: true})
     })
   }
+  after(ms: number, fn: () => void): () => void {
+    return realClock.after(ms, fn)
+  }
+  every(ms: number, fn: () => void): () => void {
+    return realClock.every(ms, fn)
+  }
   /** Lets the source re-list once and gives it time to finish. */
   async relist(): Promise<void> {
     // The source may still be finishing its last read before it sleeps again.

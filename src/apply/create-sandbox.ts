@@ -1,0 +1,30 @@
+// The CreateSandbox step: a new sandbox for the pod, then the old ones removed (their containers
+// go with them), and the new sandbox's IP asked once of the runtime.
+import type {PodSandboxConfig} from '../cri/api.js'
+import type {RuntimeService} from '../cri/port.js'
+import {ignoreNotFound} from '../cri/errors.js'
+import type {RuntimePod} from '../kuberuntime/model.js'
+import {errorMessage} from '../util/errors.js'
+import type {HostFs} from './host-fs.js'
+import {removeSandboxes} from './kill.js'
+import type {StepFailure} from './step-failure.js'
+
+export interface SandboxDeps {
+  runtime: RuntimeService
+  fs: HostFs
+}
+
+export type SandboxOutcome = {sandboxId: string; ip: string} | {failure: StepFailure}
+
+export async function createSandbox(deps: SandboxDeps, config: PodSandboxConfig, observed: RuntimePod | undefined): Promise<SandboxOutcome> {
+  let sandboxId: string
+  try {
+    await deps.fs.mkdirp(config.logDirectory)
+    sandboxId = await deps.runtime.runPodSandbox(config)
+  } catch (err) {
+    return {failure: {container: '', reason: 'CreatePodSandboxError', message: `failed to create sandbox: ${errorMessage(err)}`, permanent: false}}
+  }
+  await removeSandboxes(deps.runtime, (observed?.sandboxes ?? []).map((s) => s.id))
+  const ip = (await ignoreNotFound(deps.runtime.podSandboxStatus(sandboxId)).catch(() => undefined))?.network?.ip ?? ''
+  return {sandboxId, ip}
+}

@@ -1,0 +1,153 @@
+// Applies a PodActions plan through the CRI, in the order the plan lists (see decide/actions.ts),
+// the way the kubelet's SyncPod runs its numbered steps; each step is a module of its own. It decides nothing itself: it only turns
+// failures into the waiting reasons the kubelet would show (ErrImagePull, CreateContainerError…).
+// Around each container it does what the kubelet's startContainer/killContainer do: the
+// termination-message file and mount before CreateContainer, the postStart hook after
+// StartContainer, the preStop hook and grace period rules before StopContainer (kill.ts).
+// Its deps are the node's, built once; what a run brings (objects, progress) is an argument.
+import type {DNSConfig, PodSandboxConfig} from '../cri/api.js'
+import type {ImageService, RuntimeService} from '../cri/port.js'
+import type {StaticPod, ObjectStore} from '../api/types.js'
+import type {RuntimePod} from '../kuberuntime/model.js'
+import type {Logger} from '../util/logger.js'
+import type {Clock} from '../util/clock.js'
+import {ensurePodDir, type HostFs} from './host-fs.js'
+import {PathEscapeError} from '../util/contained-path.js'
+import type {PodActions} from '../decide/actions.js'
+import {buildSandboxConfig} from '../kuberuntime/sandbox-config.js'
+import type {NodeCapacity} from '../kuberuntime/env.js'
+import {describeAction} from '../decide/describe.js'
+import {errorMessage} from '../util/errors.js'
+import {stopPodSandboxes, killContainer} from './kill.js'
+import {pullImages} from './pull-images.js'
+import {createSandbox} from './create-sandbox.js'
+import {startContainer} from './start-container.js'
+import type {StepFailure} from './step-failure.js'
+
+export type {StepFailure, WaitingReason} from './step-failure.js'
+
+/** What applying a plan needs of the node: built once in the composition root, never changed. */
+export interface ExecutorDeps {
+  runtime: RuntimeService
+  images: ImageService
+  fs: HostFs
+  logger: Logger
+  clock: Clock
+  rootDir: string
+  podLogsDir: string
+  hostDns: DNSConfig
+  clusterDNS: readonly string[]
+  clusterDomain: string
+  /** The node's IP (status.hostIP for the downward API) and capacity (resourceFieldRef). */
+  hostIP?: string | undefined
+  nodeCapacity?: NodeCapacity | undefined
+  /** Runs image pulls one at a time (kubelet serializeImagePulls); absent: pulls run in parallel. */
+  serializePulls?: (<T>(pull: () => Promise<T>) => Promise<T>) | undefined
+  /** Records the pod's manifest (pod.json) before its first effect; absent in unit tests. */
+  savePod?: ((sp: StaticPod) => Promise<void>) | undefined
+}
+
+/** What one `run` or `watch` brings to a sync: the manifests' objects and who hears each step. */
+export interface SyncInputs {
+  /** ConfigMaps and Secrets for volumes and env references. */
+  objects: ObjectStore
+  /** Told each step as it begins (run's live progress). */
+  onStep?: ((pod: string, text: string) => void) | undefined
+}
+
+export interface ExecuteResult {
+  failures: StepFailure[]
+  /** The sandbox the pod's containers run in after this step, if any. */
+  sandboxId: string
+  /** Containers started by this step, by name (a failed postStart hook included: it did start). */
+  started: string[]
+}
+
+export async function executePlan(
+  deps: ExecutorDeps,
+  sp: StaticPod,
+  plan: PodActions,
+  observed: RuntimePod | undefined,
+  inputs: SyncInputs,
+): Promise<ExecuteResult> {
+  const {logger} = deps
+  const pod = {pod: sp.pod.metadata.name, uid: sp.pod.metadata.uid}
+  const started: string[] = []
+
+  const failures: StepFailure[] = await pullImages(deps, plan, pod.uid, inputs.onStep)
+  const blocked = new Set(failures.map((f) => f.container))
+  const willStart = (name: string): boolean => !blocked.has(name)
+
+  let sandboxId = plan.sandboxId
+  // The pod IP, for /etc/hosts, the downward API and hooks: known for an existing sandbox, asked
+  // once of the runtime for a new one.
+  let sandboxIP = observed?.sandboxes.find((s) => s.id === sandboxId)?.ip ?? ''
+  const attempt = observed?.sandboxes[0]?.attempt ?? 0
+  let sandboxConfig = sandboxConfigFor(deps, sp, attempt)
+
+  // The pod's private directory exists (0750) before anything is written for it.
+  if (plan.actions.some((a) => a.type === 'CreateSandbox' || a.type === 'StartContainer')) {
+    try {
+      await ensurePodDir(deps.fs, deps.rootDir, sp.pod.metadata.uid)
+      await deps.savePod?.(sp)
+    } catch (err) {
+      failures.push({container: '', reason: 'CreatePodSandboxError', message: `cannot prepare the pod's directory: ${errorMessage(err)}`, permanent: err instanceof PathEscapeError})
+      return {failures, sandboxId: plan.sandboxId, started}
+    }
+  }
+  for (const a of plan.actions) {
+    if (a.type !== 'PullImage') inputs.onStep?.(plan.name, describeAction(a))
+    switch (a.type) {
+      case 'PullImage':
+        break
+      case 'KillPod': {
+        // Stopped, not removed: a finished pod keeps its containers for status and logs. Old
+        // sandboxes are removed once a new one replaces them (create-sandbox.ts).
+        logger.debug(2, 'Killing pod', {...pod, reason: a.reason})
+        await stopPodSandboxes(deps, sp.pod, observed, {remove: false})
+        sandboxId = ''
+        break
+      }
+      case 'KillContainer': {
+        // Keep the old container running when its replacement cannot start (gentle update).
+        const replacement = plan.actions.some((s) => s.type === 'StartContainer' && s.name === a.name)
+        if (replacement && !willStart(a.name)) break
+        logger.debug(2, 'Killing container', {...pod, container: a.name, reason: a.reason})
+        const old = observed?.containers.find((c) => c.id === a.containerId)
+        const podIP = observed?.sandboxes.find((s) => s.id === old?.sandboxId)?.ip ?? ''
+        await killContainer(deps, {containerId: a.containerId, name: a.name, podIP, observed: old}, sp.pod, {reason: a.reason})
+        break
+      }
+      case 'CreateSandbox': {
+        logger.debug(2, 'Creating sandbox', {...pod, attempt: a.attempt, reason: a.reason})
+        sandboxConfig = sandboxConfigFor(deps, sp, a.attempt)
+        const outcome = await createSandbox(deps, sandboxConfig, observed)
+        if ('failure' in outcome) {
+          failures.push(outcome.failure)
+          return {failures, sandboxId: '', started}
+        }
+        sandboxId = outcome.sandboxId
+        sandboxIP = outcome.ip
+        break
+      }
+      case 'StartContainer': {
+        if (!willStart(a.name) || !sandboxId) break
+        const outcome = await startContainer(deps, sp, a, {id: sandboxId, config: sandboxConfig, ip: sandboxIP}, inputs.objects)
+        if (outcome.failure) failures.push(outcome.failure)
+        if (outcome.started) started.push(a.name)
+        break
+      }
+    }
+  }
+  return {failures, sandboxId, started}
+}
+
+function sandboxConfigFor(deps: ExecutorDeps, sp: StaticPod, attempt: number): PodSandboxConfig {
+  return buildSandboxConfig(sp, {
+    attempt,
+    podLogsDir: deps.podLogsDir,
+    hostDns: deps.hostDns,
+    clusterDNS: [...deps.clusterDNS],
+    clusterDomain: deps.clusterDomain,
+  })
+}

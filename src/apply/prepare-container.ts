@@ -1,0 +1,81 @@
+// Before CreateContainer: the container's config (a pure builder) and everything the host must
+// hold for it (volumes, subPaths, its log directory, /etc/hosts, the termination-message file),
+// as the kubelet's startContainer prepares them. Any problem is a CreateContainerConfigError.
+import type {Container, ObjectStore, StaticPod} from '../api/types.js'
+import type {ContainerConfig, PodSandboxConfig} from '../cri/api.js'
+import type {ImageService} from '../cri/port.js'
+import type {StartContainerAction} from '../decide/actions.js'
+import {buildContainerConfig} from '../kuberuntime/container-config.js'
+import type {NodeCapacity} from '../kuberuntime/env.js'
+import {podLogDirectory} from '../kuberuntime/naming.js'
+import {effectiveRunAs, verifyRunAsNonRoot} from '../kuberuntime/run-as-non-root.js'
+import {prepareTerminationMessage} from '../kuberuntime/termination-message.js'
+import type {Logger} from '../util/logger.js'
+import {prepareEtcHosts} from './etc-hosts.js'
+import type {HostFs} from './host-fs.js'
+import {volumeSources} from './volumes/registry.js'
+import {prepareVolumes} from './volumes/setup.js'
+import {secureSubPathMounts} from './volumes/subpath.js'
+
+export interface PrepareDeps {
+  images: ImageService
+  fs: HostFs
+  logger: Logger
+  rootDir: string
+  podLogsDir: string
+  clusterDomain: string
+  /** The node's IP (status.hostIP for the downward API) and capacity (resourceFieldRef). */
+  hostIP?: string | undefined
+  nodeCapacity?: NodeCapacity | undefined
+}
+
+/** The sandbox a container joins: its config and IP. */
+export interface SandboxRef {
+  id: string
+  config: PodSandboxConfig
+  ip: string
+}
+
+export async function prepareContainer(
+  deps: PrepareDeps,
+  sp: StaticPod,
+  container: Container,
+  a: StartContainerAction,
+  sandbox: SandboxRef,
+  objects: ObjectStore,
+): Promise<ContainerConfig> {
+  const uid = sp.pod.metadata.uid
+  // runAsNonRoot without a runAsUser asks the image who it runs as (one ImageStatus call).
+  const runAs = effectiveRunAs(sp.pod, container)
+  const imageUser = runAs.runAsNonRoot && runAs.runAsUser === undefined ? ((await deps.images.imageStatus({image: container.image ?? ''})) ?? undefined) : undefined
+  const nonRoot = verifyRunAsNonRoot(sp.pod, container, imageUser)
+  if (nonRoot) throw new Error(nonRoot)
+  const config = buildContainerConfig(sp, container, {
+    restartCount: a.restartCount,
+    rootDir: deps.rootDir,
+    podIP: sandbox.ip,
+    containerType: a.containerType,
+    sandboxConfig: sandbox.config,
+    objects,
+    hostIP: deps.hostIP,
+    nodeCapacity: deps.nodeCapacity,
+    volumeSource: volumeSources(deps.rootDir, uid),
+  })
+  await prepareVolumes({...deps, objects}, sp, container)
+  await secureSubPathMounts(sp.pod, container, deps.rootDir, config.mounts, new Map(config.envs.map((e) => [e.key, e.value])))
+  await deps.fs.mkdirp(`${podLogDirectory(deps.podLogsDir, sp.pod.metadata.namespace, sp.pod.metadata.name, uid)}/${a.name}`)
+  const hosts = await prepareEtcHosts(
+    {fs: deps.fs, rootDir: deps.rootDir, clusterDomain: deps.clusterDomain, nodeName: sp.pod.spec.nodeName ?? '', hostIP: deps.hostIP},
+    sp,
+    container,
+    sandbox.ip,
+    sandbox.config.hostname,
+  )
+  if (hosts) config.mounts.push(hosts)
+  const message = await prepareTerminationMessage(deps.rootDir, uid, container)
+  if (message) {
+    config.mounts.push(message.mount)
+    Object.assign(config.annotations, message.annotations)
+  }
+  return config
+}

@@ -1,0 +1,61 @@
+// The StartContainer step: prepare, CreateContainer, StartContainer, then the postStart hook. A
+// failed hook kills the container (preStop and grace period included) and the start counts as
+// failed with PostStartHookError, as in the kubelet; the restart policy then decides what follows.
+import type {Container, ObjectStore, StaticPod} from '../api/types.js'
+import type {RuntimeService} from '../cri/port.js'
+import type {StartContainerAction} from '../decide/actions.js'
+import type {Clock} from '../util/clock.js'
+import {errorMessage} from '../util/errors.js'
+import {killContainer} from './kill.js'
+import {FAILED_POST_START_HOOK, POST_START_TIMEOUT_MS, formatPod, runHook} from './lifecycle.js'
+import {prepareContainer, type PrepareDeps, type SandboxRef} from './prepare-container.js'
+import type {StepFailure} from './step-failure.js'
+
+export interface StartDeps extends PrepareDeps {
+  runtime: RuntimeService
+  clock: Clock
+}
+
+export interface StartOutcome {
+  failure?: StepFailure
+  /** StartContainer succeeded (even if the postStart hook then failed and the container was killed). */
+  started: boolean
+}
+
+function findContainer(sp: StaticPod, name: string): Container | undefined {
+  const spec = sp.pod.spec
+  return [...(spec.initContainers ?? []), ...spec.containers].find((c) => c.name === name)
+}
+
+export async function startContainer(deps: StartDeps, sp: StaticPod, a: StartContainerAction, sandbox: SandboxRef, objects: ObjectStore): Promise<StartOutcome> {
+  const fail = (reason: StepFailure['reason'], message: string, permanent: boolean): StartOutcome => ({started: false, failure: {container: a.name, reason, message, permanent}})
+  const container = findContainer(sp, a.name)
+  if (!container) return fail('CreateContainerConfigError', `container ${a.name} is not in the pod spec`, true)
+  const {name, namespace, uid} = sp.pod.metadata
+
+  let config
+  try {
+    config = await prepareContainer(deps, sp, container, a, sandbox, objects)
+  } catch (err) {
+    return fail('CreateContainerConfigError', errorMessage(err), true)
+  }
+  deps.logger.debug(2, 'Starting container', {pod: name, uid, container: a.name, restartCount: a.restartCount, reason: a.reason})
+  let id: string
+  try {
+    id = await deps.runtime.createContainer(sandbox.id, config, sandbox.config)
+  } catch (err) {
+    return fail('CreateContainerError', errorMessage(err), false)
+  }
+  try {
+    await deps.runtime.startContainer(id)
+  } catch (err) {
+    return fail('RunContainerError', errorMessage(err), false)
+  }
+  const postStart = container.lifecycle?.postStart
+  if (!postStart) return {started: true}
+  const hook = await runHook(deps, postStart, {containerId: id, containerName: a.name, pod: formatPod(name, namespace, uid), podIP: sandbox.ip, ports: container.ports ?? []}, POST_START_TIMEOUT_MS)
+  if (hook.ok) return {started: true}
+  deps.logger.warn(FAILED_POST_START_HOOK, {pod: name, container: a.name, err: hook.message})
+  await killContainer(deps, {containerId: id, name: a.name, podIP: sandbox.ip}, sp.pod, {reason: FAILED_POST_START_HOOK})
+  return {started: true, failure: {container: a.name, reason: 'PostStartHookError', message: hook.message, permanent: false}}
+}

@@ -15,7 +15,7 @@ export interface EtcHostsContext {
   rootDir: string
   clusterDomain: string
   /** The node's IP and name, for host-network pods. */
-  hostIP?: string
+  hostIP?: string | undefined
   nodeName: string
 }
 

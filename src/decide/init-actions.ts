@@ -52,8 +52,7 @@ export function computeInitActions(
 
   // From last to first: the latest init container with a status tells where the sequence is,
   // as earlier ones may have been garbage-collected.
-  for (let i = last; i >= 0; i--) {
-    const c = inits[i]!
+  for (const [i, c] of [...inits.entries()].reverse()) {
     const sidecar = isSidecar(c)
     const rc = newestByName(containers, c.name)
     const what = sidecar ? `sidecar "${c.name}"` : `init container "${c.name}"`

@@ -60,11 +60,11 @@ export interface EnvContext {
   /** The pod's IP, for fieldRef status.podIP; empty when not known. */
   podIP: string
   /** The node's IP, for fieldRef status.hostIP (and status.podIP of host-network pods). */
-  hostIP?: string
+  hostIP?: string | undefined
   /** ConfigMaps and Secrets for envFrom, configMapKeyRef and secretKeyRef. */
-  objects?: ObjectStore
+  objects?: ObjectStore | undefined
   /** The node's allocatable resources: resourceFieldRef limits of a container without limits. */
-  nodeCapacity?: NodeCapacity
+  nodeCapacity?: NodeCapacity | undefined
 }
 
 // `metadata.labels['key']` and `metadata.annotations['key']` (single or double quotes).

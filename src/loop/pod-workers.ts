@@ -22,10 +22,10 @@ export interface PodSyncer {
 }
 
 interface WorkerState {
-  pending?: PodWork
+  pending?: PodWork | undefined
   /** A sync that arrived while the pod was terminating: started once the kill is done. */
-  restartRequested?: Extract<PodWork, {type: 'sync'}>
-  running?: Promise<void>
+  restartRequested?: Extract<PodWork, {type: 'sync'}> | undefined
+  running?: Promise<void> | undefined
   terminating: boolean
 }
 

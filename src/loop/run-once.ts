@@ -55,28 +55,25 @@ export async function runOnce(
   const results: PodRunResult[] = new Array(pods.length)
   // Admission first, in manifest order, as the kubelet admits pods one by one: a rejected pod
   // fails at once and nothing of it is started.
-  const toRun: number[] = []
-  if (opts.admission) {
-    const admitted: StaticPod[] = [...opts.admission.running]
+  const toRun: {i: number; sp: StaticPod}[] = []
+  const admission = opts.admission
+  if (admission) {
+    const admitted: StaticPod[] = [...admission.running]
     pods.forEach((sp, i) => {
-      const verdict = admitPod(sp, admitted, opts.admission!.node)
+      const verdict = admitPod(sp, admitted, admission.node)
       if (verdict.admit) {
         admitted.push(sp)
-        toRun.push(i)
+        toRun.push({i, sp})
         return
       }
       const reason = `rejected: ${verdict.reason}: ${verdict.message}`
       onProgress({pod: sp.pod.metadata.name, kind: 'result', outcome: 'failed', text: reason})
       results[i] = {sp, outcome: 'failed', reason, status: rejectedStatus(sp, verdict)}
     })
-  } else pods.forEach((_, i) => toRun.push(i))
-  let next = 0
+  } else pods.forEach((sp, i) => toRun.push({i, sp}))
+  const queue = toRun.values()
   const worker = async (): Promise<void> => {
-    while (next < toRun.length) {
-      const i = toRun[next++]!
-      const sp = pods[i]!
-      results[i] = await runPod(ctx, sp, opts, inputs, onProgress, firstReadAfter)
-    }
+    for (const {i, sp} of queue) results[i] = await runPod(ctx, sp, opts, inputs, onProgress, firstReadAfter)
   }
   await Promise.all(Array.from({length: Math.max(1, Math.min(opts.parallelism, toRun.length))}, worker))
   return results

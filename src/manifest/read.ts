@@ -41,7 +41,7 @@ export interface ManifestIO {
   readFile?: (path: string) => Promise<Uint8Array>
   /** Standard input as bytes. */
   stdin?: () => Promise<Uint8Array>
-  fetch?: (url: string, init: {signal: AbortSignal; headers: Array<[string, string]>}) => Promise<HttpResponse>
+  fetch?: ((url: string, init: {signal: AbortSignal; headers: Array<[string, string]>}) => Promise<HttpResponse>) | undefined
   /** Headers sent with every URL request (`--manifest-url-header`). */
   httpHeaders?: Array<[string, string]>
 }

@@ -18,7 +18,7 @@ export interface StatusInput {
   /** Container name → why it waits (CrashLoopBackOff, ErrImagePull, ...). */
   waiting: ReadonlyMap<string, {reason: string; message: string}>
   /** The node's IP: shown as hostIP, and as podIP for host-network pods. */
-  hostIP?: string
+  hostIP?: string | undefined
 }
 
 export function generatePodStatus(input: StatusInput): PodStatus {

@@ -4,7 +4,7 @@ import type {Clock} from './clock.js'
 
 export async function retryUntil<T>(
   op: () => Promise<T>,
-  opts: {deadline: number; clock: Clock; intervalMs?: number; signal?: AbortSignal; onError?: (err: unknown) => void},
+  opts: {deadline: number; clock: Clock; intervalMs?: number; signal?: AbortSignal | undefined; onError?: (err: unknown) => void},
 ): Promise<T> {
   for (;;) {
     try {

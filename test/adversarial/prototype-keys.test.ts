@@ -21,7 +21,7 @@ function envOf(p: Pod, ctx: Parameters<typeof buildEnv>[2]) {
 }
 
 function pod(env: NonNullable<Pod['spec']>['containers'][number]['env']): Pod {
-  return {apiVersion: 'v1', kind: 'Pod', metadata: {name: 'p', namespace: 'default', uid: 'u', labels: {}}, spec: {containers: [{name: 'c', image: 'i', env}]}}
+  return {apiVersion: 'v1', kind: 'Pod', metadata: {name: 'p', namespace: 'default', uid: 'u', labels: {}}, spec: {containers: [{name: 'c', image: 'i', ...(env ? {env} : {})}]}}
 }
 
 describe('prototype keys are ordinary keys', () => {

@@ -1,6 +1,7 @@
 // The import rules of ARCHITECTURE.md, checked by `npm run layers` in the test script. Layers,
 // from the top: commands → cli → node (composition root) → loop, sources, server → apply →
-// decide, status, prober, pleg, images → pod → kuberuntime → manifest → cri (port) → api, util.
+// decide, status, prober, pleg, images → pod → kuberuntime → manifest → cri and host (ports) →
+// api, util. cri/grpc and host/ (but host/port.ts) are adapters that only node/ may pick.
 // A rule lists what a folder may import from src/; anything else is a violation named by its rule.
 
 /** A rule: files under `folder` may import from src/ only the folders in `allowed`. */
@@ -29,6 +30,14 @@ module.exports = {
       to: {path: '^src/', pathNot: ['^src/cri/(api|port|errors)\\.ts$', '^src/(api|util)/']},
     },
     layer('cri/grpc', [...base, 'cri/api', 'cri/port', 'cri/errors'], 'the gRPC client implements the port'),
+    layer('host', [...base], 'the host port and its implementation on the real node know nothing of pods'),
+    {
+      name: 'host-implementation-only-in-composition-root',
+      comment: 'the core speaks to the host through host/port.ts; node/ picks the implementation',
+      severity: 'error',
+      from: {path: '^src/', pathNot: '^src/(node|host)/'},
+      to: {path: '^src/host/', pathNot: '^src/host/port\\.ts$'},
+    },
     layer('manifest', [...base, 'kuberuntime'], 'reading and validating manifests'),
     layer('kuberuntime', [...base, ...port], 'pod ↔ CRI translation: below every decision and effect'),
     layer('pod', [...base, 'kuberuntime'], 'pure facts about a pod shared by decide, status, prober'),
@@ -37,8 +46,8 @@ module.exports = {
     layer('status', [...base, 'pod', 'kuberuntime'], 'pure status generation'),
     layer('prober', [...base, ...port, 'pod', 'kuberuntime'], 'probes'),
     layer('pleg', [...base, ...port, 'pod', 'kuberuntime', 'images'], 'the runtime cache and the relist that fills it'),
-    layer('apply', [...base, ...port, 'pod', 'kuberuntime', 'decide', 'prober', 'images'], 'host and runtime effects of one plan'),
-    layer('loop', [...base, ...port, 'pod', 'kuberuntime', 'decide', 'status', 'prober', 'pleg', 'images', 'apply'], 'pod workers, run-once, the sync loop'),
+    layer('apply', [...base, ...port, 'host/port', 'pod', 'kuberuntime', 'decide', 'prober', 'images'], 'host and runtime effects of one plan'),
+    layer('loop', [...base, ...port, 'host/port', 'pod', 'kuberuntime', 'decide', 'status', 'prober', 'pleg', 'images', 'apply'], 'pod workers, run-once, the sync loop'),
     layer('sources', [...base, 'manifest'], 'manifest sources'),
     layer('server', [...base], 'the HTTP server gets its data injected'),
     {

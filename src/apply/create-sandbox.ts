@@ -5,7 +5,7 @@ import type {RuntimeService} from '../cri/port.js'
 import {ignoreNotFound} from '../cri/errors.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import {errorMessage} from '../util/errors.js'
-import type {HostFs} from './host-fs.js'
+import type {HostFs} from '../host/port.js'
 import {removeSandboxes} from './kill.js'
 import type {StepFailure} from './step-failure.js'
 

@@ -1,14 +1,12 @@
 // The kubelet-managed /etc/hosts of a pod: written under the pod's data dir and bind-mounted into
 // each container, so the pod's own hostname resolves to its IP and hostAliases take effect.
 // Host-network pods get the node's /etc/hosts plus their hostAliases.
-import {readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import type {Container, StaticPod} from '../api/types.js'
 import type {Mount} from '../cri/api.js'
-import type {HostFs} from './host-fs.js'
+import type {HostFs} from '../host/port.js'
 import {ETC_HOSTS_FILE, ETC_HOSTS_PATH, hostNetworkHostsFile, managedHostsFile, mountsEtcHosts} from './etc-hosts-content.js'
 import {podDataDir} from '../kuberuntime/naming.js'
-import {writeFile} from 'node:fs/promises'
 
 export interface EtcHostsContext {
   fs: HostFs
@@ -25,11 +23,11 @@ export async function prepareEtcHosts(ctx: EtcHostsContext, sp: StaticPod, conta
   const ips = hostNetwork ? (ctx.hostIP ? [ctx.hostIP] : []) : podIP ? [podIP] : []
   if (!mountsEtcHosts(container, ips)) return undefined
   const content = hostNetwork
-    ? hostNetworkHostsFile(sp, await readFile(ETC_HOSTS_PATH, 'utf8').catch(() => ''))
+    ? hostNetworkHostsFile(sp, await ctx.fs.readText(ETC_HOSTS_PATH))
     : managedHostsFile(sp, ips, hostname || ctx.nodeName, ctx.clusterDomain)
   const dir = podDataDir(ctx.rootDir, sp.pod.metadata.uid)
   await ctx.fs.mkdirp(dir)
   const path = join(dir, ETC_HOSTS_FILE)
-  await writeFile(path, content, {mode: 0o644})
+  await ctx.fs.writeFile(path, content, 0o644)
   return {containerPath: ETC_HOSTS_PATH, hostPath: path, readonly: false, selinuxRelabel: false, propagation: 'PROPAGATION_PRIVATE'}
 }

@@ -1,9 +1,9 @@
 // Container log rotation, as the kubelet's container log manager does it: when a running
 // container's log passes maxSize, rename it to `<log>.<YYYYMMDD-HHMMSS>`, ask the runtime to
 // reopen the log (CRI ReopenContainerLog), and keep at most maxFiles files in all.
-import {lstat, readdir, rename, unlink} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 import type {RuntimeService} from '../cri/port.js'
+import type {HostFs} from '../host/port.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Logger} from '../util/logger.js'
 import {errorMessage} from '../util/errors.js'
@@ -22,14 +22,14 @@ function stamp(now: Date): string {
 }
 
 /** Rotated siblings of `path`, oldest first (the timestamp suffix sorts by time). */
-async function rotatedFiles(path: string): Promise<string[]> {
+async function rotatedFiles(fs: HostFs, path: string): Promise<string[]> {
   const prefix = `${basename(path)}.`
-  const names = await readdir(dirname(path)).catch(() => [] as string[])
+  const names = await fs.list(dirname(path))
   return names.filter((n) => n.startsWith(prefix)).sort().map((n) => join(dirname(path), n))
 }
 
 export async function rotateLogs(
-  runtime: RuntimeService,
+  deps: {runtime: RuntimeService; fs: HostFs},
   pods: readonly RuntimePod[],
   opts: LogRotationOptions & {podLogsDir: string},
   now: Date,
@@ -44,14 +44,14 @@ export async function rotateLogs(
         continue
       }
       try {
-        const st = await lstat(c.logPath)
-        if (!st.isFile()) continue
+        const st = await deps.fs.stat(c.logPath)
+        if (st?.type !== 'file') continue
         const size = st.size
         if (size < opts.maxSizeBytes) continue
-        await rename(c.logPath, `${c.logPath}.${stamp(now)}`)
-        await runtime.reopenContainerLog(c.id)
-        const rotated = await rotatedFiles(c.logPath)
-        for (const old of rotated.slice(0, Math.max(0, rotated.length - (opts.maxFiles - 1)))) await unlink(old)
+        await deps.fs.rename(c.logPath, `${c.logPath}.${stamp(now)}`)
+        await deps.runtime.reopenContainerLog(c.id)
+        const rotated = await rotatedFiles(deps.fs, c.logPath)
+        for (const old of rotated.slice(0, Math.max(0, rotated.length - (opts.maxFiles - 1)))) await deps.fs.unlink(old)
         logger.debug(2, 'Rotated container log', {pod: pod.name, container: c.name, bytes: size})
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue

@@ -9,10 +9,10 @@ import {buildContainerConfig} from '../kuberuntime/container-config.js'
 import type {NodeCapacity} from '../kuberuntime/env.js'
 import {podLogDirectory} from '../kuberuntime/naming.js'
 import {effectiveRunAs, verifyRunAsNonRoot} from '../kuberuntime/run-as-non-root.js'
-import {prepareTerminationMessage} from '../kuberuntime/termination-message.js'
+import {prepareTerminationMessage} from './termination-message-file.js'
 import type {Logger} from '../util/logger.js'
 import {prepareEtcHosts} from './etc-hosts.js'
-import type {HostFs} from './host-fs.js'
+import type {HostFs} from '../host/port.js'
 import {volumeSources} from './volumes/registry.js'
 import {prepareVolumes} from './volumes/setup.js'
 import {secureSubPathMounts} from './volumes/subpath.js'
@@ -62,7 +62,7 @@ export async function prepareContainer(
     volumeSource: volumeSources(deps.rootDir, uid),
   })
   await prepareVolumes({...deps, objects}, sp, container)
-  await secureSubPathMounts(sp.pod, container, deps.rootDir, config.mounts, new Map(config.envs.map((e) => [e.key, e.value])))
+  await secureSubPathMounts(deps.fs, sp.pod, container, deps.rootDir, config.mounts, new Map(config.envs.map((e) => [e.key, e.value])))
   await deps.fs.mkdirp(`${podLogDirectory(deps.podLogsDir, sp.pod.metadata.namespace, sp.pod.metadata.name, uid)}/${a.name}`)
   const hosts = await prepareEtcHosts(
     {fs: deps.fs, rootDir: deps.rootDir, clusterDomain: deps.clusterDomain, nodeName: sp.pod.spec.nodeName ?? '', hostIP: deps.hostIP},
@@ -72,7 +72,7 @@ export async function prepareContainer(
     sandbox.config.hostname,
   )
   if (hosts) config.mounts.push(hosts)
-  const message = await prepareTerminationMessage(deps.rootDir, uid, container)
+  const message = await prepareTerminationMessage(deps.fs, deps.rootDir, uid, container)
   if (message) {
     config.mounts.push(message.mount)
     Object.assign(config.annotations, message.annotations)

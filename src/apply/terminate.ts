@@ -4,7 +4,7 @@
 import type {Pod} from '../api/types.js'
 import type {RuntimeService} from '../cri/port.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
-import type {HostFs} from './host-fs.js'
+import type {HostFs} from '../host/port.js'
 import type {Logger} from '../util/logger.js'
 import type {Clock} from '../util/clock.js'
 import {podDataDir, podLogDirectory} from '../kuberuntime/naming.js'

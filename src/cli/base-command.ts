@@ -7,17 +7,16 @@ import {resolve} from 'node:path'
 import {escapeControls} from '../util/terminal-text.js'
 import {nodeNameError} from '../manifest/names.js'
 import {createLogger, type Logger} from '../util/logger.js'
-import {parseDuration} from '../util/duration.js'
 import {InvalidInputError} from '../util/errors.js'
 import {createNode, type KubeNode} from '../node/create-node.js'
 import {
   DEFAULT_POD_LOGS_DIR,
   DEFAULT_ROOT_DIR,
   DEFAULT_RUNTIME_ENDPOINT,
-  DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS,
   type NodeConfig,
 } from '../node/config.js'
 import {describeError, exitCodeFor} from './exit-codes.js'
+import {durationFlag} from './flags.js'
 import {loadKubeletConfig, type KubeletConfigValues} from '../node/kubelet-config.js'
 
 export type GlobalFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
@@ -35,7 +34,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     'pod-logs-dir': Flags.string({summary: 'Directory for container logs (kubelet podLogsDir).', default: DEFAULT_POD_LOGS_DIR, helpGroup: 'GLOBAL'}),
     'node-name': Flags.string({summary: 'Node name: suffix of static pod names and spec.nodeName (default: the host name).', helpGroup: 'GLOBAL'}),
     config: Flags.string({summary: 'A KubeletConfiguration file; flags override it.', helpGroup: 'GLOBAL'}),
-    'runtime-request-timeout': Flags.string({summary: 'Deadline of every CRI call except image pulls.', default: '2m', helpGroup: 'GLOBAL'}),
+    'runtime-request-timeout': durationFlag({summary: 'Deadline of every CRI call except image pulls.', default: '2m', positive: true, examples: '30s or 2m', helpGroup: 'GLOBAL'}),
     'cluster-dns': Flags.string({summary: 'DNS server IP for pods with dnsPolicy ClusterFirst (repeatable).', multiple: true, helpGroup: 'GLOBAL'}),
     'cluster-domain': Flags.string({summary: 'Cluster DNS domain for search paths.', default: 'cluster.local', helpGroup: 'GLOBAL'}),
     'resolv-conf': Flags.string({summary: 'Host resolver configuration for dnsPolicy Default pods.', default: '/etc/resolv.conf', helpGroup: 'GLOBAL'}),
@@ -81,10 +80,6 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected nodeConfig(): NodeConfig {
     const f = this.flags
     const kc = this.kubeletConfig
-    const timeout = parseDuration(f['runtime-request-timeout'])
-    if (timeout === undefined || timeout <= 0) {
-      throw new InvalidInputError(`--runtime-request-timeout: "${f['runtime-request-timeout']}" is not a duration such as 30s or 2m`)
-    }
     // CONTAINER_RUNTIME_ENDPOINT counts as given, like the flag itself.
     const endpointGiven = this.explicitFlags.has('runtime-endpoint') || process.env['CONTAINER_RUNTIME_ENDPOINT'] !== undefined
     const runtimeEndpoint = endpointGiven ? f['runtime-endpoint'] : (kc.containerRuntimeEndpoint ?? f['runtime-endpoint'])
@@ -99,13 +94,22 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       podLogsDir: resolve(this.pick('pod-logs-dir', kc.podLogsDir, f['pod-logs-dir'])),
       runtimeEndpoint,
       imageEndpoint: f['image-endpoint'] ?? kc.imageServiceEndpoint ?? runtimeEndpoint,
-      runtimeRequestTimeoutMs: this.pick('runtime-request-timeout', kc.runtimeRequestTimeoutMs, timeout ?? DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS),
+      runtimeRequestTimeoutMs: this.pick('runtime-request-timeout', kc.runtimeRequestTimeoutMs, f['runtime-request-timeout']),
       resolvConf: this.pick('resolv-conf', kc.resolvConf, f['resolv-conf']),
       clusterDNS: this.pick('cluster-dns', kc.clusterDNS, f['cluster-dns'] ?? []),
       clusterDomain: this.pick('cluster-domain', kc.clusterDomain, f['cluster-domain']),
       maxPods: this.pick('max-pods', kc.maxPods, f['max-pods']),
       serializeImagePulls: kc.serializeImagePulls ?? true,
       parallelism: 8,
+    }
+  }
+
+  /** Calls `handler` on SIGINT or SIGTERM until the returned disposer is called. */
+  protected onSignals(handler: (signal: NodeJS.Signals) => void): () => void {
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']
+    for (const s of signals) process.once(s, handler)
+    return () => {
+      for (const s of signals) process.off(s, handler)
     }
   }
 

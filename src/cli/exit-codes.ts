@@ -1,5 +1,6 @@
 // The one place where errors become exit codes (CLI.md): 2 for invalid input (nothing was
 // changed), 1 for everything else that went wrong.
+import {Errors} from '@oclif/core'
 import {KubeNodeError, InvalidInputError, formatIssue} from '../util/errors.js'
 
 export const EXIT_OK = 0
@@ -8,8 +9,10 @@ export const EXIT_INVALID = 2
 
 export function exitCodeFor(err: unknown): number {
   if (err instanceof InvalidInputError) return EXIT_INVALID
-  // oclif's flag/argument parse errors are invalid input too.
-  if (err instanceof Error && /^(Nonexistent flag|Unexpected argument|Expected|Missing|Flag --|Parsing --|The following error occurred)/.test(err.message)) return EXIT_INVALID
+  // oclif's usage errors (unknown flags, missing or extra arguments, bad flag values) are
+  // CLIErrors with exit code 2; @oclif/core 4 does not export their CLIParseError subclass.
+  // An oclif error with another exit code is a failure like any other.
+  if (err instanceof Errors.CLIError && err.oclif.exit === EXIT_INVALID) return EXIT_INVALID
   if (err instanceof KubeNodeError) return EXIT_FAILED
   return EXIT_FAILED
 }
@@ -19,6 +22,12 @@ export function describeError(err: unknown): string {
   if (err instanceof InvalidInputError && err.issues.length > 1) {
     return [`${err.issues.length} problems in the manifests:`, ...err.issues.map((i) => `  ${formatIssue(i)}`)].join('\n')
   }
-  if (err instanceof Error) return err.message.split('\n')[0] ?? String(err)
+  if (err instanceof Error) {
+    // oclif rewrites a flag value's error to "Parsing --name \n\t<detail>\nSee more help with
+    // --help": the detail is the sentence, named by its flag.
+    const [, name, detail] = /^Parsing --([\w-]+) *\n\t([^\n]*)/.exec(err.message) ?? []
+    if (name !== undefined && detail !== undefined) return detail.startsWith(`--${name}`) ? detail : `--${name}: ${detail}`
+    return err.message.split('\n')[0] ?? String(err)
+  }
   return String(err)
 }

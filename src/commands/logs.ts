@@ -25,9 +25,7 @@ export default class Logs extends BaseCommand<typeof Logs> {
     const {args} = await this.parse(Logs)
     const f = this.flags
     const abort = new AbortController()
-    const stop = (): void => abort.abort()
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
+    const offSignals = this.onSignals(() => abort.abort())
     try {
       await containerLog(
         await this.kubeNode(),
@@ -35,8 +33,7 @@ export default class Logs extends BaseCommand<typeof Logs> {
         (line) => process.stdout.write(line + '\n'),
       )
     } finally {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
+      offSignals()
     }
   }
 }

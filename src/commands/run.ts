@@ -3,8 +3,8 @@ import {BaseCommand} from '../cli/base-command.js'
 import {runPods} from '../node/run.js'
 import {createProgress} from '../cli/render/progress.js'
 import {renderRunResults} from '../cli/render/run-results.js'
-import {parseDuration} from '../util/duration.js'
-import {InvalidInputError, PodFailedError} from '../util/errors.js'
+import {durationFlag} from '../cli/flags.js'
+import {PodFailedError} from '../util/errors.js'
 import {planPods} from '../node/plan.js'
 import {renderPlans} from '../cli/render/plan.js'
 import {useColor} from '../cli/render/output.js'
@@ -21,15 +21,13 @@ export default class Run extends BaseCommand<typeof Run> {
   static override flags = {
     filename: Flags.string({char: 'f', summary: 'Manifest file, directory, URL, or - for stdin.', required: true, multiple: true}),
     wait: Flags.option({options: ['running', 'ready', 'none'] as const, default: 'running' as const, summary: 'What to wait for.'})(),
-    timeout: Flags.string({default: '5m', summary: 'How long to wait for all pods.'}),
+    timeout: durationFlag({default: '5m', summary: 'How long to wait for all pods.', examples: '90s or 5m'}),
     output: Flags.option({char: 'o', options: ['table', 'json', 'yaml'] as const, default: 'table' as const, summary: 'Output format.'})(),
     'dry-run': Flags.boolean({summary: 'Print the actions run would take, and change nothing.'}),
   }
 
   async run(): Promise<void> {
     const {flags} = this
-    const timeoutMs = parseDuration(flags.timeout)
-    if (timeoutMs === undefined) throw new InvalidInputError(`--timeout: "${flags.timeout}" is not a duration such as 90s or 5m`)
     const node = await this.kubeNode()
     if (flags['dry-run']) {
       this.out(renderPlans(await planPods(node, flags.filename), flags.output === 'table' ? 'table' : flags.output, useColor()))
@@ -37,16 +35,13 @@ export default class Run extends BaseCommand<typeof Run> {
     }
     const progress = await createProgress({tty: Boolean(process.stderr.isTTY) && !process.env['NO_COLOR'], quiet: flags.output !== 'table' && !process.stderr.isTTY})
     const abort = new AbortController()
-    const onSignal = (): void => abort.abort()
-    process.once('SIGINT', onSignal)
-    process.once('SIGTERM', onSignal)
+    const offSignals = this.onSignals(() => abort.abort())
     let results
     try {
-      results = await runPods(node, flags.filename, {wait: flags.wait, timeoutMs, signal: abort.signal}, (e) => progress.onEvent(e))
+      results = await runPods(node, flags.filename, {wait: flags.wait, timeoutMs: flags.timeout, signal: abort.signal}, (e) => progress.onEvent(e))
     } finally {
       progress.stop()
-      process.off('SIGINT', onSignal)
-      process.off('SIGTERM', onSignal)
+      offSignals()
     }
     this.out(renderRunResults(results, flags.output, useColor(), node.clock.now()))
     const failed = results.filter((r) => r.outcome !== 'done')

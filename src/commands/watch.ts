@@ -6,15 +6,9 @@ import {mergeHeaders, parseHeaderFlags} from '../sources/header.js'
 import {readHeaderFile} from '../sources/header-file.js'
 import {manifestUrlError} from '../manifest/fetch-url.js'
 import {redactUrl} from '../manifest/redact-url.js'
-import {parseDuration} from '../util/duration.js'
 import {InvalidInputError} from '../util/errors.js'
 import {createNode} from '../node/create-node.js'
-
-function durationFlag(name: string, value: string): number {
-  const ms = parseDuration(value)
-  if (ms === undefined || ms <= 0) throw new InvalidInputError(`--${name}: "${value}" is not a duration such as 20s or 1m`)
-  return ms
-}
+import {durationFlag} from '../cli/flags.js'
 
 export default class Watch extends BaseCommand<typeof Watch> {
   static override summary = 'Keep static pods converged, as a daemon (the kubelet\'s static-pod path).'
@@ -32,9 +26,9 @@ export default class Watch extends BaseCommand<typeof Watch> {
     'manifest-url': Flags.string({summary: 'URL to poll for pod manifests (repeatable).', multiple: true, default: []}),
     'manifest-url-header': Flags.string({summary: "HTTP header for --manifest-url requests, as 'Key:Value' (repeatable). Visible to local users in the process list: prefer --manifest-url-header-file.", multiple: true, default: []}),
     'manifest-url-header-file': Flags.string({summary: "File of HTTP headers for --manifest-url requests, one 'Key: Value' per line (# comments allowed)."}),
-    'file-check-frequency': Flags.string({summary: 'How often to re-list the manifest directory.', default: '20s'}),
-    'http-check-frequency': Flags.string({summary: 'How often to poll --manifest-url.', default: '20s'}),
-    'sync-frequency': Flags.string({summary: 'How often every pod is re-synced.', default: '1m'}),
+    'file-check-frequency': durationFlag({summary: 'How often to re-list the manifest directory.', default: '20s', positive: true}),
+    'http-check-frequency': durationFlag({summary: 'How often to poll --manifest-url.', default: '20s', positive: true}),
+    'sync-frequency': durationFlag({summary: 'How often every pod is re-synced.', default: '1m', positive: true}),
     address: Flags.string({summary: 'Address of the /healthz, /pods and /metrics server.', default: '127.0.0.1'}),
     port: Flags.integer({summary: 'Port of /healthz, /pods and /metrics (0 disables).', default: 10255, min: 0, max: 65535}),
     'healthz-port': Flags.integer({summary: 'Port of a /healthz-only server (0 disables).', default: 10248, min: 0, max: 65535}),
@@ -50,9 +44,9 @@ export default class Watch extends BaseCommand<typeof Watch> {
       this.logger.warn('--manifest-url-header values are visible to every local user in the process list; use --manifest-url-header-file or staticPodURLHeader in --config for credentials')
     }
     const opts = {
-      fileCheckFrequencyMs: this.pick('file-check-frequency', kc.fileCheckFrequencyMs, durationFlag('file-check-frequency', f['file-check-frequency'])),
-      httpCheckFrequencyMs: this.pick('http-check-frequency', kc.httpCheckFrequencyMs, durationFlag('http-check-frequency', f['http-check-frequency'])),
-      resyncIntervalMs: this.pick('sync-frequency', kc.syncFrequencyMs, durationFlag('sync-frequency', f['sync-frequency'])),
+      fileCheckFrequencyMs: this.pick('file-check-frequency', kc.fileCheckFrequencyMs, f['file-check-frequency']),
+      httpCheckFrequencyMs: this.pick('http-check-frequency', kc.httpCheckFrequencyMs, f['http-check-frequency']),
+      resyncIntervalMs: this.pick('sync-frequency', kc.syncFrequencyMs, f['sync-frequency']),
     }
     const dir = args.dir ?? kc.staticPodPath
     const urls = f['manifest-url'].length > 0 ? f['manifest-url'] : kc.staticPodURL ? [kc.staticPodURL] : []
@@ -64,9 +58,7 @@ export default class Watch extends BaseCommand<typeof Watch> {
     const metrics = createMetrics()
     const node = await createNode(this.nodeConfig(), this.logger, {criMetrics: metrics.cri})
     const abort = new AbortController()
-    const stop = (): void => abort.abort()
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
+    const offSignals = this.onSignals(() => abort.abort())
     try {
       await watchPods(node, {
         ...opts,
@@ -81,6 +73,7 @@ export default class Watch extends BaseCommand<typeof Watch> {
         logRotation: {maxSizeBytes: kc.containerLogMaxSizeBytes, maxFiles: kc.containerLogMaxFiles},
       })
     } finally {
+      offSignals()
       node.close()
     }
   }

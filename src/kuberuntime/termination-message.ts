@@ -1,15 +1,12 @@
 // Termination messages (terminationMessagePath, terminationMessagePolicy), as the kubelet does
 // them: before CreateContainer an empty file under the pod's directory is bind-mounted at the
-// container's terminationMessagePath; once the container has exited, what it wrote there (at most
+// container's terminationMessagePath (apply/termination-message-file.ts); once the container has exited, what it wrote there (at most
 // 4 KiB, the end of the file) becomes the message of its terminated state. With
 // FallbackToLogsOnError, a failed container that wrote nothing gets the end of its log instead
 // (the last 80 lines, at most 2 KiB). kuberuntime_container.go getTerminationMessage,
 // readLastStringFromContainerLogs; kubelet_pods.go makeMounts.
-import {randomBytes} from 'node:crypto'
-import {chmod, mkdir, open, writeFile} from 'node:fs/promises'
-import {posix} from 'node:path'
-import type {Container} from '../api/types.js'
-import type {ContainerStatus, Mount} from '../cri/api.js'
+import {open} from 'node:fs/promises'
+import type {ContainerStatus} from '../cri/api.js'
 import type {RuntimePod} from './model.js'
 import {TERMINATION_MESSAGE_PATH_ANNOTATION, TERMINATION_MESSAGE_POLICY_ANNOTATION} from './labels.js'
 import {podDataDir} from './naming.js'
@@ -32,37 +29,6 @@ export type TerminationMessagePolicy = 'File' | 'FallbackToLogsOnError' | string
 /** `<rootDir>/pods/<uid>/containers/<name>`: where the container's message files live. */
 export function containerDataDir(rootDir: string, uid: string, containerName: string): string {
   return joinInside(podDataDir(rootDir, uid), 'container name', 'containers', containerName)
-}
-
-export interface TerminationMessageSetup {
-  mount: Mount
-  /** Annotations to add to the ContainerConfig, so the file is found again after exit. */
-  annotations: Record<string, string>
-}
-
-/**
- * Creates the empty, world-writable message file (a fresh name per container instance, 8 random
- * hex digits as the kubelet) and returns its read-write mount. Undefined when the container sets
- * terminationMessagePath to "".
- */
-export async function prepareTerminationMessage(
-  rootDir: string,
-  uid: string,
-  container: Container,
-  random: () => string = () => randomBytes(4).toString('hex'),
-): Promise<TerminationMessageSetup | undefined> {
-  const containerPath = container.terminationMessagePath ?? DEFAULT_TERMINATION_MESSAGE_PATH
-  if (!containerPath) return undefined
-  const dir = containerDataDir(rootDir, uid, container.name)
-  await mkdir(dir, {recursive: true, mode: 0o750})
-  const hostPath = posix.join(dir, random())
-  await writeFile(hostPath, '', {mode: 0o666})
-  // The umask took bits off: every user in the container must be able to write it.
-  await chmod(hostPath, 0o666)
-  return {
-    mount: {containerPath, hostPath, readonly: false, selinuxRelabel: false, propagation: 'PROPAGATION_PRIVATE'},
-    annotations: {[TERMINATION_MESSAGE_HOST_PATH_ANNOTATION]: hostPath},
-  }
 }
 
 /** The last `max` bytes of a file (the kubelet's tail.ReadAtMost), and whether it was longer. */

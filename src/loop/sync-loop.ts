@@ -231,18 +231,18 @@ export class SyncLoop {
   /** Removes old dead containers and sandboxes of wanted pods, and rotates big logs. */
   async collectGarbage(observed?: RuntimePod[]): Promise<void> {
     const {sync, logger, clock} = this.deps
-    const {runtime} = this.effects
     sync.backOff.gc(clock.now())
     try {
       const pods = (observed ?? (await this.recentPods())).filter((p) => !this.workers.isBusy(p.uid))
       const garbage = planGarbage(pods, new Set(this.pods.keys()))
+      const {runtime} = this.effects
       for (const id of garbage.containers) await runtime.removeContainer(id)
       for (const id of garbage.sandboxes) {
         await runtime.stopPodSandbox(id)
         await runtime.removePodSandbox(id)
       }
       if (garbage.containers.length + garbage.sandboxes.length > 0) logger.debug(2, 'Collected garbage', {containers: garbage.containers.length, sandboxes: garbage.sandboxes.length})
-      await rotateLogs(runtime, pods, {...this.opts.logRotation, podLogsDir: this.effects.podLogsDir}, new Date(clock.now()), logger)
+      await rotateLogs(this.effects, pods, {...this.opts.logRotation, podLogsDir: this.effects.podLogsDir}, new Date(clock.now()), logger)
     } catch (err) {
       logger.warn('Garbage collection failed; will retry', {err: errorMessage(err)})
     }

@@ -10,7 +10,7 @@ import {createServer, type Server} from 'node:net'
 import {readFile, realpath, rename, rm, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {KubeNodeError} from '../util/errors.js'
-import {nodeHostFs} from '../apply/host-fs.js'
+import {nodeHostFs} from '../host/node-host-fs.js'
 
 export class LockedError extends KubeNodeError {
   readonly kind = 'Locked'

@@ -3,7 +3,7 @@
 // handler that throws answers 500 and never takes the server down.
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {errorMessage, InvalidInputError} from '../util/errors.js'
+import {errorMessage, ListenError} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
 
 export interface Health {
@@ -113,7 +113,7 @@ async function listen(
     socket.destroy()
   })
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) => reject(new InvalidInputError(`cannot listen on ${address}:${port} (${flag}): ${errorMessage(err)}`)))
+    server.once('error', (err) => reject(new ListenError(`cannot listen on ${address}:${port} (${flag}): ${errorMessage(err)}`, {cause: err})))
     server.listen(port === 'ephemeral' ? 0 : port, address, () => resolve())
   })
   servers.push(server)

@@ -73,6 +73,11 @@ export class PodFailedError extends KubeNodeError {
   readonly kind = 'PodFailed'
 }
 
+/** A server cannot listen on its address and port (taken, not permitted). Exit code 1: the input may be fine. */
+export class ListenError extends KubeNodeError {
+  readonly kind = 'Listen'
+}
+
 /** Something that must not happen: a bug in kube-node. */
 export class InternalError extends KubeNodeError {
   readonly kind = 'Internal'

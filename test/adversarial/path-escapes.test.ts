@@ -7,11 +7,11 @@ import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {joinInside, PathEscapeError} from '../../src/util/contained-path.js'
 import {podDataDir, podLogDirectory} from '../../src/kuberuntime/naming.js'
-import {resolveSubPath} from '../../src/apply/volumes/subpath.js'
+import {resolveInside} from '../../src/host/subpath.js'
 import {mountSubPath} from '../../src/kuberuntime/container-config.js'
 import {terminatePod} from '../../src/apply/terminate.js'
-import {writeProjectedFiles} from '../../src/apply/volumes/prepare.js'
-import {nodeHostFs} from '../../src/apply/host-fs.js'
+import {writeAtomicDir} from '../../src/host/atomic-dir.js'
+import {nodeHostFs} from '../../src/host/node-host-fs.js'
 import {silentLogger} from '../../src/util/logger.js'
 import {FakeRuntime} from '../support/fake-runtime.js'
 import {kn, makeDirs, ROOT} from '../e2e/support.js'
@@ -60,21 +60,21 @@ describe('subPath is resolved without leaving the volume', () => {
   symlinkSync('inner', join(vol, 'good-link'))
 
   it.each(['evil', 'evil/shadow', 'etc', 'etc/passwd', 'inner/../evil'])('%j is refused', async (sub) => {
-    await expect(resolveSubPath(vol, sub, 'volumeMounts[0].subPath')).rejects.toThrow(/volumeMounts\[0\]\.subPath/)
+    await expect(resolveInside(vol, sub, 'volumeMounts[0].subPath')).rejects.toThrow(/volumeMounts\[0\]\.subPath/)
   })
 
   it('a link that stays inside the volume is followed to its real place', async () => {
-    expect(await resolveSubPath(vol, 'good-link', 'f')).toBe(join(vol, 'inner'))
+    expect(await resolveInside(vol, 'good-link', 'f')).toBe(join(vol, 'inner'))
   })
 
   it('missing directories are created inside the volume', async () => {
-    expect(await resolveSubPath(vol, 'new/deeper', 'f')).toBe(join(vol, 'new/deeper'))
+    expect(await resolveInside(vol, 'new/deeper', 'f')).toBe(join(vol, 'new/deeper'))
     expect(existsSync(join(vol, 'new/deeper'))).toBe(true)
   })
 
   it('a link to outside planted where a missing directory would go is never followed', async () => {
     symlinkSync(outside, join(vol, 'planted'))
-    await expect(resolveSubPath(vol, 'planted/created', 'f')).rejects.toThrow(PathEscapeError)
+    await expect(resolveInside(vol, 'planted/created', 'f')).rejects.toThrow(PathEscapeError)
     expect(existsSync(join(outside, 'created'))).toBe(false)
   })
 
@@ -94,7 +94,7 @@ describe('projected volume writes never follow links they did not make', () => {
     writeFileSync(join(outside, 'app.conf'), 'precious')
     symlinkSync(outside, join(dir, '..data'))
     symlinkSync(join(outside, 'app.conf'), join(dir, 'app.conf'))
-    await writeProjectedFiles(dir, [{path: 'app.conf', data: Buffer.from('new'), mode: 0o644}])
+    await writeAtomicDir(dir, [{path: 'app.conf', data: Buffer.from('new'), mode: 0o644}])
     expect(readFileSync(join(outside, 'app.conf'), 'utf8')).toBe('precious')
     expect(readlinkSync(join(dir, '..data'))).toMatch(/^\.\.payload-/)
     expect(readFileSync(join(dir, 'app.conf'), 'utf8')).toBe('new')

@@ -10,6 +10,7 @@ import {createObjectStore} from '../../src/manifest/object-store.js'
 import {buildManifests} from '../../src/manifest/build.js'
 import {admitPod} from '../../src/decide/admission.js'
 import {checkHostPath} from '../../src/apply/volumes/prepare.js'
+import {nodeHostFs} from '../../src/host/node-host-fs.js'
 import {ConfigError} from '../../src/kuberuntime/errors.js'
 import type {Pod} from '../../src/api/types.js'
 import {kn, makeDirs} from '../e2e/support.js'
@@ -58,7 +59,7 @@ describe('prototype keys are ordinary keys', () => {
   })
 
   it.each(KEYS)('hostPath type %j is an unknown type', async (type) => {
-    await expect(checkHostPath('v', '/tmp', type)).rejects.toThrow(/unknown hostPath type/)
+    await expect(checkHostPath(nodeHostFs, 'v', '/tmp', type)).rejects.toThrow(/unknown hostPath type/)
   })
 })
 

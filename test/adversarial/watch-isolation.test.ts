@@ -64,8 +64,11 @@ describe('watch: one bad pod never blocks another (real containerd)', () => {
     const running = await eventually(async () => {
       const list = await pods(watch.port)
       const ok = ['good-a', 'good-b', 'good-c'].every((n) => list.some((p) => p.metadata.name === `${n}-${NODE}` && p.status.phase === 'Running'))
-      return ok ? list : undefined
-    }, 60_000, 'the good pods to run')
+      // The two port pods have both been decided (admitted and started, or refused).
+      const ports = list.filter((p) => p.metadata.name.startsWith('port-'))
+      const decided = ports.length === 2 && ports.every((p) => p.status.phase !== 'Pending')
+      return ok && decided ? list : undefined
+    }, 60_000, 'the good pods to run and the port pods to be decided')
     const names = running.map((p) => p.metadata.name)
     expect(names).not.toContain(`quantity-${NODE}`)
     // The two pods share a host port: admission takes the first and fails the second, alone.

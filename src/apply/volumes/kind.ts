@@ -5,8 +5,7 @@ import type {StaticPod, Volume} from '../../api/types.js'
 import type {ObjectStore} from '../../api/types.js'
 import type {NodeCapacity} from '../../kuberuntime/env.js'
 import type {Logger} from '../../util/logger.js'
-import type {HostFs} from '../host-fs.js'
-import type {Mounter} from './prepare.js'
+import type {HostFs} from '../../host/port.js'
 import type {Projection, ProjectionContext} from './projection.js'
 
 export interface VolumeDeps {
@@ -15,8 +14,6 @@ export interface VolumeDeps {
   /** ConfigMaps and Secrets for configMap, secret and projected volumes; default none. */
   objects?: ObjectStore | undefined
   logger?: Logger | undefined
-  /** Default: systemMounter. */
-  mounter?: Mounter | undefined
   /** For downwardAPI volumes: the node's IP and capacity (resourceFieldRef without limits). */
   hostIP?: string | undefined
   nodeCapacity?: NodeCapacity | undefined

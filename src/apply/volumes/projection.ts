@@ -5,14 +5,10 @@
 import type {Container, ObjectStore, Pod, Volume} from '../../api/types.js'
 import {configMapData, fieldRefValue, resourceFieldValue, secretData, type EnvContext} from '../../kuberuntime/env.js'
 import {filePathError} from '../../util/relative-path.js'
+import type {HostFile} from '../../host/port.js'
 
-export interface ProjectedFile {
-  /** Relative path inside the volume, e.g. `app.conf` or `conf/app.conf`. */
-  path: string
-  data: Buffer
-  /** Permission bits (0–0777). */
-  mode: number
-}
+/** One file of a data volume: a path relative to the volume, e.g. `app.conf` or `conf/app.conf`. */
+export type ProjectedFile = HostFile
 
 export type Projection = {files: ProjectedFile[]} | {error: string}
 

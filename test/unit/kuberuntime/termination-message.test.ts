@@ -1,6 +1,8 @@
 // Termination messages: the file the container writes, capped at 4 KiB; with
 // FallbackToLogsOnError the end of the CRI log when a failed container wrote nothing; and the
 // message appended to the runtime's message of exited containers.
+import {prepareTerminationMessage} from '../../../src/apply/termination-message-file.js'
+import {nodeHostFs} from '../../../src/host/node-host-fs.js'
 import {mkdtempSync, rmSync, statSync, writeFileSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -9,7 +11,6 @@ import type {ContainerStatus} from '../../../src/cri/api.js'
 import type {RuntimeContainer, RuntimePod} from '../../../src/kuberuntime/model.js'
 import {
   criLogText,
-  prepareTerminationMessage,
   readLogTail,
   readTerminationMessage,
   terminationMessageHostPath,
@@ -36,7 +37,7 @@ function criLines(lines: string[], stream = 'stdout', tag = 'F'): string {
 
 describe('prepareTerminationMessage', () => {
   it('creates an empty 0666 file under <root>/pods/<uid>/containers/<name> and mounts it read-write', async () => {
-    const setup = await prepareTerminationMessage(dir, 'uid-1', {name: 'main', terminationMessagePath: '/dev/termination-log'}, () => 'deadbeef')
+    const setup = await prepareTerminationMessage(nodeHostFs, dir, 'uid-1', {name: 'main', terminationMessagePath: '/dev/termination-log'}, () => 'deadbeef')
     const hostPath = join(dir, 'pods', 'uid-1', 'containers', 'main', 'deadbeef')
     expect(setup).toEqual({
       mount: {containerPath: '/dev/termination-log', hostPath, readonly: false, selinuxRelabel: false, propagation: 'PROPAGATION_PRIVATE'},
@@ -47,13 +48,13 @@ describe('prepareTerminationMessage', () => {
   })
 
   it('uses /dev/termination-log when the path is not set, and nothing when it is ""', async () => {
-    expect((await prepareTerminationMessage(dir, 'u', {name: 'c'}))?.mount.containerPath).toBe('/dev/termination-log')
-    expect(await prepareTerminationMessage(dir, 'u', {name: 'c', terminationMessagePath: ''})).toBeUndefined()
+    expect((await prepareTerminationMessage(nodeHostFs, dir, 'u', {name: 'c'}))?.mount.containerPath).toBe('/dev/termination-log')
+    expect(await prepareTerminationMessage(nodeHostFs, dir, 'u', {name: 'c', terminationMessagePath: ''})).toBeUndefined()
   })
 
   it('gives each instance its own file', async () => {
-    const a = await prepareTerminationMessage(dir, 'u', {name: 'c'})
-    const b = await prepareTerminationMessage(dir, 'u', {name: 'c'})
+    const a = await prepareTerminationMessage(nodeHostFs, dir, 'u', {name: 'c'})
+    const b = await prepareTerminationMessage(nodeHostFs, dir, 'u', {name: 'c'})
     expect(a?.mount.hostPath).not.toBe(b?.mount.hostPath)
     expect(a?.mount.hostPath).toMatch(/\/[0-9a-f]{8}$/)
   })

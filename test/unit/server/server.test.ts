@@ -3,7 +3,7 @@ import {createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {startServer, type RunningServer, type ServerHandlers} from '../../../src/server/server.js'
 import {silentLogger} from '../../../src/util/logger.js'
-import {InvalidInputError} from '../../../src/util/errors.js'
+import {ListenError} from '../../../src/util/errors.js'
 
 let running: RunningServer | undefined
 
@@ -118,7 +118,7 @@ describe('startServer', () => {
     const taken = (blocker.address() as AddressInfo).port
     try {
       const attempt = startServer({address: '127.0.0.1', port: 'ephemeral', healthzPort: taken, handlers: handlers(), logger: silentLogger})
-      await expect(attempt).rejects.toThrow(InvalidInputError)
+      await expect(attempt).rejects.toThrow(ListenError)
       await expect(attempt).rejects.toThrow(/--healthz-port/)
     } finally {
       await new Promise((r) => blocker.close(r))

@@ -8,8 +8,11 @@ import type {ConfigMap, StaticPod, Volume, VolumeMount} from '../../../../src/ap
 import {ConfigError} from '../../../../src/kuberuntime/errors.js'
 import {configMapVolumePath, emptyDirPath, secretVolumePath} from '../../../../src/kuberuntime/naming.js'
 import {createObjectStore} from '../../../../src/manifest/object-store.js'
-import {nodeHostFs} from '../../../../src/apply/host-fs.js'
-import {checkHostPath, cleanupVolumes, systemMounter, type Mounter} from '../../../../src/apply/volumes/prepare.js'
+import {nodeHostFs} from '../../../../src/host/node-host-fs.js'
+import {checkHostPath, cleanupVolumes} from '../../../../src/apply/volumes/prepare.js'
+import type {HostFs} from '../../../../src/host/port.js'
+
+type Mounter = Pick<HostFs, 'mountTmpfs' | 'unmount' | 'mountsUnder'>
 import {prepareVolumes, refreshProjectedVolumes} from '../../../../src/apply/volumes/setup.js'
 import type {VolumeDeps} from '../../../../src/apply/volumes/kind.js'
 import type {Logger} from '../../../../src/util/logger.js'
@@ -30,7 +33,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()))
   // Never leave a tmpfs behind, even when a test failed half-way.
-  for (const m of await systemMounter.mountsUnder(work)) await systemMounter.unmount(m.path)
+  for (const m of await nodeHostFs.mountsUnder(work)) await nodeHostFs.unmount(m.path)
   await rm(work, {recursive: true, force: true})
 })
 
@@ -56,7 +59,7 @@ describe('checkHostPath', () => {
     ['file', 'CharDevice', 'is not a character device'],
     ['dir', 'BlockDevice', 'is not a block device'],
   ])('%s as %j → %j', async (name, type, error) => {
-    const outcome = await checkHostPath('data', join(work, name), type).then(
+    const outcome = await checkHostPath(nodeHostFs, 'data', join(work, name), type).then(
       () => undefined,
       (err: unknown) => err,
     )
@@ -68,24 +71,24 @@ describe('checkHostPath', () => {
   })
 
   it('accepts /dev/null as a CharDevice', async () => {
-    await expect(checkHostPath('null', '/dev/null', 'CharDevice')).resolves.toBeUndefined()
+    await expect(checkHostPath(nodeHostFs, 'null', '/dev/null', 'CharDevice')).resolves.toBeUndefined()
   })
 
   it('creates a missing directory 0755 for DirectoryOrCreate', async () => {
     const path = join(work, 'created', 'deep')
-    await checkHostPath('d', path, 'DirectoryOrCreate')
+    await checkHostPath(nodeHostFs, 'd', path, 'DirectoryOrCreate')
     expect(statSync(path).isDirectory()).toBe(true)
     expect(mode(path)).toBe('755')
   })
 
   it('creates an empty 0644 file and its parents for FileOrCreate, and keeps an existing one', async () => {
     const path = join(work, 'made', 'sub', 'state.db')
-    await checkHostPath('f', path, 'FileOrCreate')
+    await checkHostPath(nodeHostFs, 'f', path, 'FileOrCreate')
     expect(statSync(path).isFile()).toBe(true)
     expect(statSync(path).size).toBe(0)
     expect(mode(path)).toBe('644')
     await writeFile(path, 'kept')
-    await checkHostPath('f', path, 'FileOrCreate')
+    await checkHostPath(nodeHostFs, 'f', path, 'FileOrCreate')
     expect(await readFile(path, 'utf8')).toBe('kept')
   })
 })
@@ -97,7 +100,7 @@ describe('prepareVolumes', () => {
   // Secret volumes get a real tmpfs when we are root: unmount whatever a test mounted.
   const rootDirs: string[] = []
   afterEach(async () => {
-    for (const rootDir of rootDirs.splice(0)) await cleanupVolumes({rootDir}, UID)
+    for (const rootDir of rootDirs.splice(0)) await cleanupVolumes({fs: nodeHostFs, rootDir}, UID)
   })
   const logger: Logger = {info: () => {}, warn: (m) => warnings.push(m), error: () => {}, debug: () => {}, enabled: () => false}
 
@@ -208,7 +211,7 @@ describe('prepareVolumes', () => {
       mountsUnder: () => Promise.resolve([]),
     }
     warnings.length = 0
-    const {deps, prepare} = setup([{name: 'mem', emptyDir: {medium: 'Memory'}}], [{name: 'mem', mountPath: '/m'}], [], {mounter: failing})
+    const {deps, prepare} = setup([{name: 'mem', emptyDir: {medium: 'Memory'}}], [{name: 'mem', mountPath: '/m'}], [], {fs: {...nodeHostFs, ...failing}})
     await prepare()
     expect(statSync(emptyDirPath(deps.rootDir, UID, 'mem')).isDirectory()).toBe(true)
     expect(warnings).toEqual([expect.stringContaining('Cannot mount tmpfs')])
@@ -229,7 +232,7 @@ describe('prepareVolumes', () => {
     await prepare()
     await prepare()
     const sec = secretVolumePath(deps.rootDir, UID, 'sec')
-    expect(await systemMounter.mountsUnder(deps.rootDir)).toEqual([{path: sec, fsType: 'tmpfs'}])
+    expect(await nodeHostFs.mountsUnder(deps.rootDir)).toEqual([{path: sec, fsType: 'tmpfs'}])
     expect(await readFile(join(sec, 'password'), 'utf8')).toBe('s3cr3t')
   })
 
@@ -258,7 +261,7 @@ describe('prepareVolumes', () => {
     try {
       await prepare()
       await prepare()
-      const mounts = await systemMounter.mountsUnder(dir)
+      const mounts = await nodeHostFs.mountsUnder(dir)
       expect(mounts).toEqual([{path: dir, fsType: 'tmpfs'}])
       const info = (await readFile('/proc/self/mountinfo', 'utf8')).split('\n').find((l) => l.split(' ')[4] === dir)
       expect(info).toContain('size=16384k')
@@ -267,7 +270,7 @@ describe('prepareVolumes', () => {
     } finally {
       await cleanupVolumes(deps, UID)
     }
-    expect(await systemMounter.mountsUnder(dir)).toEqual([])
+    expect(await nodeHostFs.mountsUnder(dir)).toEqual([])
     expect(existsSync(join(dir, 'x'))).toBe(false)
   })
 })
@@ -289,7 +292,7 @@ describe('cleanupVolumes', () => {
     }
     const warned: string[] = []
     const logger: Logger = {info: () => {}, warn: (m) => warned.push(m), error: () => {}, debug: () => {}, enabled: () => false}
-    await cleanupVolumes({rootDir: '/r', mounter, logger}, 'u')
+    await cleanupVolumes({rootDir: '/r', fs: {...nodeHostFs, ...mounter}, logger}, 'u')
     expect(unmounted).toEqual(['/r/pods/u/volumes/kubernetes.io~empty-dir/bad', '/r/pods/u/volumes/kubernetes.io~empty-dir/a'])
     expect(warned).toEqual(['Failed to unmount volume'])
   })

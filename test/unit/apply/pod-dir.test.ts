@@ -2,7 +2,8 @@ import {chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync} from '
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {ensurePodDir, nodeHostFs} from '../../../src/apply/host-fs.js'
+import {nodeHostFs} from '../../../src/host/node-host-fs.js'
+import {ensurePodDir} from '../../../src/apply/pod-dir.js'
 
 const dirs: string[] = []
 const temp = (): string => {

@@ -1,0 +1,44 @@
+// Mounts through mount(8) and umount(8); the mount table from /proc/self/mountinfo.
+import {execFile} from 'node:child_process'
+import {readFile, realpath} from 'node:fs/promises'
+import {promisify} from 'node:util'
+import type {HostFs, MountPoint} from './port.js'
+
+const run = promisify(execFile)
+
+// /proc/self/mountinfo escapes space, tab, newline and backslash as octal.
+function unescapeMountPath(p: string): string {
+  return p.replace(/\\([0-7]{3})/g, (_m, oct: string) => String.fromCharCode(parseInt(oct, 8)))
+}
+
+/** mount(8) and umount(8), and the mount table of /proc/self/mountinfo. */
+export const systemMounts: Pick<HostFs, 'mountTmpfs' | 'unmount' | 'mountsUnder'> = {
+  async mountTmpfs(dir, sizeBytes) {
+    const opts = sizeBytes !== undefined && sizeBytes > 0 ? ['-o', `size=${sizeBytes}`] : []
+    await run('mount', ['-t', 'tmpfs', ...opts, 'tmpfs', dir])
+  },
+  async unmount(dir) {
+    try {
+      await run('umount', [dir])
+    } catch {
+      // Busy (a process still has it open): detach it now, the kernel frees it later.
+      await run('umount', ['-l', dir])
+    }
+  },
+  async mountsUnder(dir) {
+    let real: string
+    try {
+      real = await realpath(dir)
+    } catch {
+      return []
+    }
+    const table = await readFile('/proc/self/mountinfo', 'utf8')
+    const out: MountPoint[] = []
+    for (const line of table.split('\n')) {
+      const [left = '', right = ''] = line.split(' - ')
+      const path = unescapeMountPath(left.split(' ')[4] ?? '')
+      if (path === real || path.startsWith(real.endsWith('/') ? real : real + '/')) out.push({path, fsType: right.split(' ')[0] ?? ''})
+    }
+    return out.sort((a, b) => b.path.length - a.path.length)
+  },
+}

@@ -1,0 +1,67 @@
+// HostFs on the real node: node:fs, mount(8), and the careful writers of atomic-dir.ts and
+// subpath.ts. Only the composition root (and tests) pick this implementation.
+import {chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile} from 'node:fs/promises'
+import type {Stats} from 'node:fs'
+import {dirname} from 'node:path'
+import {writeAtomicDir} from './atomic-dir.js'
+import {systemMounts} from './mounts.js'
+import {PRIVATE_DIR_MODE, type HostFs, type PathInfo} from './port.js'
+import {resolveInside} from './subpath.js'
+
+function typeOf(st: Stats): PathInfo['type'] {
+  if (st.isFile()) return 'file'
+  if (st.isDirectory()) return 'directory'
+  if (st.isSymbolicLink()) return 'symlink'
+  if (st.isSocket()) return 'socket'
+  if (st.isCharacterDevice()) return 'char-device'
+  if (st.isBlockDevice()) return 'block-device'
+  return 'other'
+}
+
+const ignoreMissing = (err: NodeJS.ErrnoException): undefined => {
+  if (err.code === 'ENOENT') return undefined
+  throw err
+}
+
+export const nodeHostFs: HostFs = {
+  async mkdirp(path, mode = PRIVATE_DIR_MODE) {
+    await mkdir(path, {recursive: true, mode})
+  },
+  async mkdirPrivate(path, opts = {}) {
+    await mkdir(dirname(path), {recursive: true, mode: 0o755})
+    await mkdir(path, {mode: PRIVATE_DIR_MODE}).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err
+    })
+    // A root dir may be a link a user made; kube-node's own dirs below it may not.
+    const st = opts.tighten === true ? await lstat(path) : await stat(path)
+    if (!st.isDirectory()) throw new Error(`${path} is not a directory (a symlink or a file is in its place)`)
+    if (opts.tighten === true && (st.mode & 0o7777) !== PRIVATE_DIR_MODE) await chmod(path, PRIVATE_DIR_MODE)
+  },
+  async removeAll(path) {
+    await rm(path, {recursive: true, force: true})
+  },
+  list: (dir) => readdir(dir).catch(() => [] as string[]),
+  async stat(path, opts = {}) {
+    const st = await (opts.follow === true ? stat(path) : lstat(path)).catch(ignoreMissing)
+    return st && {type: typeOf(st), size: st.size, mode: st.mode & 0o7777}
+  },
+  realpath: (path) => realpath(path),
+  chmod: (path, mode) => chmod(path, mode),
+  readText: (path) => readFile(path, 'utf8').catch(() => ''),
+  async writeFile(path, data, mode) {
+    await writeFile(path, data, {mode})
+    await chmod(path, mode) // the umask may have removed bits
+  },
+  async createFile(path, mode) {
+    await mkdir(dirname(path), {recursive: true, mode: 0o755})
+    // O_CREAT without O_TRUNC: never clobber a file that appeared meanwhile.
+    await (await open(path, 'a', mode)).close()
+  },
+  rename: (from, to) => rename(from, to),
+  async unlink(path) {
+    await unlink(path).catch(ignoreMissing)
+  },
+  writeAtomicDir,
+  resolveInside,
+  ...systemMounts,
+}

@@ -1,0 +1,76 @@
+// The host port: every file, directory and mount operation kube-node's effects make on the node,
+// behind one interface (the way cri/port.ts stands for the runtime). apply/ speaks only to this;
+// node-host-fs.ts implements it, and tests can fake any part of it.
+
+/** kube-node's root dir, `pods/` and each pod's dir: owner and group only, as the kubelet's. */
+export const PRIVATE_DIR_MODE = 0o750
+
+/** A file to write: a path relative to its directory, the bytes and the permission bits. */
+export interface HostFile {
+  path: string
+  data: Buffer
+  /** Permission bits (0–0777), applied exactly (the umask does not apply). */
+  mode: number
+}
+
+/** What a path is, without following a final symlink unless asked. */
+export interface PathInfo {
+  type: 'file' | 'directory' | 'symlink' | 'socket' | 'char-device' | 'block-device' | 'other'
+  size: number
+  /** Permission bits. */
+  mode: number
+}
+
+/** A mount table entry. */
+export interface MountPoint {
+  path: string
+  fsType: string
+}
+
+export interface HostFs {
+  // ---- directories
+  /** Creates a directory and its parents; no error if it exists. */
+  mkdirp(path: string, mode?: number): Promise<void>
+  /**
+   * Makes `path` a directory of mode 0750 (parents as mkdirp); an existing one is tightened only
+   * with `tighten` (kube-node's own `pods/` and pod dirs, never a root dir a user pointed at, which
+   * could be `/`); refuses a symlink or a non-directory in its place.
+   */
+  mkdirPrivate(path: string, opts?: {tighten?: boolean}): Promise<void>
+  /** Removes a file or directory tree; no error if it is missing. */
+  removeAll(path: string): Promise<void>
+  /** Names in a directory; none when it is missing. */
+  list(dir: string): Promise<string[]>
+  // ---- files
+  /** What is at `path` (the target of a final link when `follow`); undefined when nothing is. */
+  stat(path: string, opts?: {follow?: boolean}): Promise<PathInfo | undefined>
+  /** The real path, every link resolved. */
+  realpath(path: string): Promise<string>
+  chmod(path: string, mode: number): Promise<void>
+  /** The text of a file; '' when it cannot be read. */
+  readText(path: string): Promise<string>
+  /** Writes a whole file with exactly this mode. */
+  writeFile(path: string, data: string | Buffer, mode: number): Promise<void>
+  /** Creates an empty file (and its parents) unless one exists; never truncates. */
+  createFile(path: string, mode: number): Promise<void>
+  rename(from: string, to: string): Promise<void>
+  /** Removes a file; no error if it is missing. */
+  unlink(path: string): Promise<void>
+  // ---- what only careful code may do
+  /**
+   * Writes `files` into `dir` so that a reader sees either the old set or the new one, never a
+   * mix (the kubelet's AtomicWriter). False when they were already current.
+   */
+  writeAtomicDir(dir: string, files: readonly HostFile[]): Promise<boolean>
+  /**
+   * The real path of the relative path `sub` inside `base`, creating missing directories there;
+   * a PathEscapeError naming `field` when a link or '..' would leave `base`.
+   */
+  resolveInside(base: string, sub: string, field: string): Promise<string>
+  // ---- mounts
+  /** Mounts a new tmpfs on `dir`, limited to sizeBytes when given (else the kernel's default). */
+  mountTmpfs(dir: string, sizeBytes?: number): Promise<void>
+  unmount(dir: string): Promise<void>
+  /** Mount points at `dir` or below it, deepest first. */
+  mountsUnder(dir: string): Promise<MountPoint[]>
+}

@@ -104,7 +104,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
   }
 
-  /** Calls `handler` on SIGINT or SIGTERM until the returned disposer is called. */
+  /** Calls `handler` on the first SIGINT and the first SIGTERM; the returned disposer removes both. */
   protected onSignals(handler: (signal: NodeJS.Signals) => void): () => void {
     const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']
     for (const s of signals) process.once(s, handler)

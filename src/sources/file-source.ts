@@ -6,14 +6,11 @@ import {Stats, watch, type FSWatcher} from 'node:fs'
 import {stat} from 'node:fs/promises'
 import {basename, dirname} from 'node:path'
 import {readLocation} from '../manifest/read.js'
-import {realClock, type Clock} from '../util/clock.js'
-import {errorMessage, InternalError} from '../util/errors.js'
-import {canonicalJson} from '../util/hash.js'
+import type {Clock} from '../util/clock.js'
+import {errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
-import {IssueLog} from './issue-log.js'
-import {ManifestCache} from './manifest-cache.js'
-import {repeat, serialRunner} from './runner.js'
-import type {ManifestSource, SourceSnapshot} from './types.js'
+import {createSource, type SourceCore} from './source-base.js'
+import type {ManifestSource} from './types.js'
 
 export interface FileSourceOptions {
   path: string
@@ -31,22 +28,30 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
   // The kubelet trims a trailing '/'; the path is how files and the source are named.
   const path = opts.path.length > 1 ? opts.path.replace(/\/+$/, '') : opts.path
   const name = `file:${path}`
-  const clock = opts.clock ?? realClock
   const debounceMs = opts.debounceMs ?? 50
   const log = opts.logger
-  const cache = new ManifestCache(opts.nodeName, 'file')
-  const issueLog = new IssueLog(name, log)
-  const stopping = new AbortController()
-  const runner = serialRunner(() => refresh().catch((err: unknown) => log.error('reading manifests failed', {source: name, err: errorMessage(err)})))
+  const {source, core} = createSource({
+    name,
+    kind: 'file',
+    nodeName: opts.nodeName,
+    checkFrequencyMs: opts.checkFrequencyMs,
+    logger: log,
+    clock: opts.clock,
+    failure: 'reading manifests failed',
+    read: () => refresh(),
+    close: () => {
+      debounce?.abort()
+      closeWatcher()
+    },
+  })
+  const {cache}: SourceCore = core
 
-  let emit: ((s: SourceSnapshot) => void) | undefined
-  let lastEmitted: string | undefined
-  let loop: Promise<void> | undefined
   let debounce: AbortController | undefined
-  let pendingRead: Promise<void> | undefined
   let missingWarned = false
   let watchError: string | undefined
   let watched: {target: string; ino: number; watcher: FSWatcher} | undefined
+
+  const publish = (): void => core.publish()
 
   async function refresh(): Promise<void> {
     const st = await stat(path).catch((err: unknown) => err)
@@ -93,33 +98,23 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
     if (changedAndBroken) schedule()
   }
 
-  function publish(): void {
-    if (stopping.signal.aborted || !emit) return
-    const snap = cache.snapshot()
-    issueLog.report(snap.issues, (location) => cache.hasGood(location))
-    const snapshot: SourceSnapshot = {source: name, pods: snap.pods, issues: snap.issues, complete: snap.complete, configMaps: snap.configMaps, secrets: snap.secrets}
-    const key = canonicalJson(snapshot)
-    if (key === lastEmitted) return
-    lastEmitted = key
-    emit(snapshot)
-  }
-
   /** Debounced re-read: every call restarts the wait. */
   function schedule(): void {
-    if (stopping.signal.aborted) return
+    if (core.stopping.aborted) return
     debounce?.abort()
     const mine = new AbortController()
     debounce = mine
-    void clock.sleep(debounceMs, AbortSignal.any([mine.signal, stopping.signal])).then(() => {
-      if (mine.signal.aborted || stopping.signal.aborted) return
+    void core.clock.sleep(debounceMs, AbortSignal.any([mine.signal, core.stopping])).then(() => {
+      if (mine.signal.aborted || core.stopping.aborted) return
       debounce = undefined
-      pendingRead = runner.request()
+      void core.request()
     })
   }
 
   async function ensureWatcher(target: string, onlyName: string | undefined): Promise<void> {
     // A directory removed and created again is a new inode: the old watch sees nothing.
     const ino = await stat(target).then((s) => s.ino, () => -1)
+    if (core.stopping.aborted) return
     if (watched && watched.target === target && watched.ino === ino) return
     closeWatcher()
     if (ino < 0) return
@@ -151,21 +146,7 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
     watched = undefined
   }
 
-  return {
-    name,
-    start(onSnapshot) {
-      if (emit) throw new InternalError(`source ${name} started twice`)
-      emit = onSnapshot
-      loop = repeat(opts.checkFrequencyMs, clock, stopping.signal, () => runner.request())
-    },
-    async stop() {
-      stopping.abort()
-      debounce?.abort()
-      closeWatcher()
-      await loop
-      await pendingRead
-    },
-  }
+  return source
 }
 
 function isMissing(st: unknown): boolean {

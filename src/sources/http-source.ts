@@ -9,15 +9,12 @@
 // The URL is shown without userinfo, query and fragment everywhere (logs, issues, pod source).
 import {readLocation, type HttpResponse, type ManifestIO} from '../manifest/read.js'
 import {getSameOrigin} from '../manifest/fetch-url.js'
-import {realClock, type Clock} from '../util/clock.js'
-import {errorMessage, InternalError, type FieldIssue} from '../util/errors.js'
-import {canonicalJson} from '../util/hash.js'
+import type {Clock} from '../util/clock.js'
+import type {FieldIssue} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
-import {IssueLog} from './issue-log.js'
-import {ManifestCache} from './manifest-cache.js'
 import {redactUrl, scrub} from '../manifest/redact-url.js'
-import {repeat, serialRunner} from './runner.js'
-import type {ManifestSource, SourceSnapshot} from './types.js'
+import {createSource} from './source-base.js'
+import type {ManifestSource} from './types.js'
 
 export interface HttpSourceOptions {
   url: string
@@ -31,70 +28,49 @@ export interface HttpSourceOptions {
 
 export function createHttpSource(opts: HttpSourceOptions): ManifestSource {
   const shown = redactUrl(opts.url)
-  const name = `http:${shown}`
-  const clock = opts.clock ?? realClock
   const doFetch = opts.fetch ?? fetch
   const secrets = Object.values(opts.headers).flat()
   const headers = Object.entries(opts.headers).flatMap(([key, values]) => values.map((v): [string, string] => [key, v]))
-  const stopping = new AbortController()
-  const cache = new ManifestCache(opts.nodeName, 'http')
-  const issueLog = new IssueLog(name, opts.logger)
+  let fetchIssue: FieldIssue | undefined
+
+  const {source, core} = createSource({
+    name: `http:${shown}`,
+    kind: 'http',
+    nodeName: opts.nodeName,
+    checkFrequencyMs: opts.checkFrequencyMs,
+    logger: opts.logger,
+    clock: opts.clock,
+    failure: 'polling the manifest URL failed',
+    scrub: (text) => scrub(text, secrets),
+    async read(core) {
+      const result = await readLocation({kind: 'url', url: opts.url, arg: opts.url}, io)
+      if (core.stopping.aborted) return
+      const blob = result.blobs[0]
+      if (result.issues.length > 0 || !blob) {
+        const first = result.issues[0]
+        fetchIssue = {location: shown, document: 0, field: '', message: scrub(first?.message ?? 'no response', secrets)}
+      } else {
+        fetchIssue = undefined
+        // Unchanged bytes are not decoded again (ManifestCache compares the text).
+        core.cache.setText(shown, blob.text)
+      }
+      core.publish()
+    },
+    // A failed request replaces the body's problems: they are about an older answer.
+    report: (snap) => ({
+      issues: fetchIssue ? [fetchIssue] : snap.issues.map((i) => ({...i, message: scrub(i.message, secrets)})),
+      complete: core.cache.hasGood(shown),
+    }),
+  })
   const io: ManifestIO = {
     httpHeaders: headers,
     fetch: async (url, init): Promise<HttpResponse> => {
-      const res = await getSameOrigin(doFetch, url, {signal: AbortSignal.any([init.signal, stopping.signal]), headers: init.headers})
+      const res = await getSameOrigin(doFetch, url, {signal: AbortSignal.any([init.signal, core.stopping]), headers: init.headers})
       if (res.status === 200) return {status: res.status, statusText: res.statusText, body: res.body}
       // The body of an error answer is not read: release the connection.
       await res.body?.cancel().catch(() => {})
       return {status: res.status, statusText: res.statusText, body: null}
     },
   }
-  const runner = serialRunner(() => poll().catch((err: unknown) => opts.logger.error('polling the manifest URL failed', {source: name, err: scrub(errorMessage(err), secrets)})))
-
-  let emit: ((s: SourceSnapshot) => void) | undefined
-  let lastEmitted: string | undefined
-  let loop: Promise<void> | undefined
-  let fetchIssue: FieldIssue | undefined
-
-  async function poll(): Promise<void> {
-    const result = await readLocation({kind: 'url', url: opts.url, arg: opts.url}, io)
-    if (stopping.signal.aborted) return
-    const blob = result.blobs[0]
-    if (result.issues.length > 0 || !blob) {
-      const first = result.issues[0]
-      fetchIssue = {location: shown, document: 0, field: '', message: scrub(first?.message ?? 'no response', secrets)}
-    } else {
-      fetchIssue = undefined
-      // Unchanged bytes are not decoded again (ManifestCache compares the text).
-      cache.setText(shown, blob.text)
-    }
-    publish()
-  }
-
-  function publish(): void {
-    if (stopping.signal.aborted || !emit) return
-    const snap = cache.snapshot()
-    // A failed request replaces the body's problems: they are about an older answer.
-    const issues = fetchIssue ? [fetchIssue] : snap.issues.map((i) => ({...i, message: scrub(i.message, secrets)}))
-    issueLog.report(issues, (location) => cache.hasGood(location))
-    const complete = cache.hasGood(shown)
-    const snapshot: SourceSnapshot = {source: name, pods: snap.pods, issues, complete, configMaps: snap.configMaps, secrets: snap.secrets}
-    const key = canonicalJson(snapshot)
-    if (key === lastEmitted) return
-    lastEmitted = key
-    emit(snapshot)
-  }
-
-  return {
-    name,
-    start(onSnapshot) {
-      if (emit) throw new InternalError(`source ${name} started twice`)
-      emit = onSnapshot
-      loop = repeat(opts.checkFrequencyMs, clock, stopping.signal, () => runner.request())
-    },
-    async stop() {
-      stopping.abort()
-      await loop
-    },
-  }
+  return source
 }

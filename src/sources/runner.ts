@@ -5,6 +5,8 @@ import type {Clock} from '../util/clock.js'
 export interface SerialRunner {
   /** Runs the task now, or once more after the running one when it is busy; resolves when idle. */
   request(): Promise<void>
+  /** Resolves once no run is in progress. */
+  idle(): Promise<void>
 }
 
 export function serialRunner(task: () => Promise<void>): SerialRunner {
@@ -26,6 +28,7 @@ export function serialRunner(task: () => Promise<void>): SerialRunner {
       })
       return running
     },
+    idle: () => running ?? Promise.resolve(),
   }
 }
 

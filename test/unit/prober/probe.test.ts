@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import type {RuntimeService} from '../../../src/cri/port.js'
 import {expandExecProbe, probeTimings, runProbe} from '../../../src/prober/probe.js'
-import {closedPort} from './listen.js'
+import {closedPort} from '../../integration/prober/listen.js'
 
 const target = {podIP: '127.0.0.1', containerId: 'c1', ports: []}
 

@@ -6,7 +6,7 @@ import {createFileSource} from '../../../src/sources/file-source.js'
 import type {ManifestSource} from '../../../src/sources/types.js'
 import type {Clock} from '../../../src/util/clock.js'
 import {silentLogger, type Logger} from '../../../src/util/logger.js'
-import {captureLogger, collect, NODE, podYaml, RelistClock, summary} from './helpers.js'
+import {captureLogger, collect, NODE, podYaml, RelistClock, summary} from '../../unit/sources/helpers.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const RELIST_MS = 60_000

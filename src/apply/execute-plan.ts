@@ -84,7 +84,14 @@ export async function executePlan(
   // once of the runtime for a new one.
   let sandboxIP = observed?.sandboxes.find((s) => s.id === sandboxId)?.ip ?? ''
   const attempt = observed?.sandboxes[0]?.attempt ?? 0
-  let sandboxConfig = sandboxConfigFor(deps, sp, attempt)
+  let sandboxConfig: PodSandboxConfig
+  try {
+    sandboxConfig = sandboxConfigFor(deps, sp, attempt)
+  } catch (err) {
+    // Validation refuses such pods first; retrying cannot help.
+    failures.push({container: '', reason: 'CreatePodSandboxError', message: errorMessage(err), permanent: true})
+    return {failures, sandboxId: plan.sandboxId, started}
+  }
 
   // The pod's private directory exists (0750) before anything is written for it.
   if (plan.actions.some((a) => a.type === 'CreateSandbox' || a.type === 'StartContainer')) {
@@ -121,6 +128,7 @@ export async function executePlan(
       }
       case 'CreateSandbox': {
         logger.debug(2, 'Creating sandbox', {...pod, attempt: a.attempt, reason: a.reason})
+        // The same pod as above with another attempt number: it builds if that one did.
         sandboxConfig = sandboxConfigFor(deps, sp, a.attempt)
         const outcome = await createSandbox(deps, sandboxConfig, observed)
         if ('failure' in outcome) {

@@ -12,7 +12,7 @@ import type {
   PodSandboxConfig,
   SecurityProfile,
 } from '../cri/api.js'
-import {InvalidInputError} from '../util/errors.js'
+import {ConfigError} from './errors.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 import {buildEnv, expand, expandAll, type NodeCapacity} from './env.js'
 import {subPathError} from '../util/relative-path.js'
@@ -161,7 +161,7 @@ export function mountSubPath(vm: NonNullable<Container['volumeMounts']>[number],
   const sub = vm.subPath ? vm.subPath : vm.subPathExpr ? expand(vm.subPathExpr, (name) => vars.get(name)) : ''
   if (!sub) return ''
   const err = subPathError(sub)
-  if (err) throw new InvalidInputError(`${field}: ${vm.subPath ? 'subPath' : 'subPathExpr'} ${JSON.stringify(sub.slice(0, 200))} ${err}`)
+  if (err) throw new ConfigError(`${field}: ${vm.subPath ? 'subPath' : 'subPathExpr'} ${JSON.stringify(sub.slice(0, 200))} ${err}`)
   return sub
 }
 

@@ -6,3 +6,12 @@ import {KubeNodeError} from '../util/errors.js'
 export class ConfigError extends KubeNodeError {
   readonly kind = 'ContainerConfig'
 }
+
+/**
+ * A pod whose sandbox config cannot be built (a hostname that is no DNS label, an FQDN too long).
+ * Validation refuses such manifests first; this is the runtime's guard, shown as the pod's
+ * CreatePodSandboxError.
+ */
+export class SandboxConfigError extends KubeNodeError {
+  readonly kind = 'SandboxConfig'
+}

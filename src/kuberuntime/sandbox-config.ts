@@ -10,7 +10,7 @@ import type {
   Protocol,
   SecurityProfile,
 } from '../cri/api.js'
-import {InvalidInputError} from '../util/errors.js'
+import {SandboxConfigError} from './errors.js'
 import {podDnsConfig} from './dns.js'
 import {HASH_VERSION, anyPrivileged, hostPortsOf, sandboxHash} from './hash.js'
 import {
@@ -42,7 +42,7 @@ const MAX_FQDN = 64
 
 function checkDnsLabel(field: string, value: string): void {
   if (value.length > MAX_HOSTNAME || !DNS_LABEL.test(value)) {
-    throw new InvalidInputError(`pod ${field} ${JSON.stringify(value)} is not a valid DNS label`)
+    throw new SandboxConfigError(`pod ${field} ${JSON.stringify(value)} is not a valid DNS label`)
   }
 }
 
@@ -61,13 +61,13 @@ export function podHostname(pod: Pod, clusterDomain: string): string {
     hostname = spec.hostname
   }
   if (hostname.length > MAX_HOSTNAME) hostname = hostname.slice(0, MAX_HOSTNAME).replace(/[-.]+$/, '')
-  if (hostname === '') throw new InvalidInputError(`pod name ${JSON.stringify(pod.metadata?.name ?? '')} gives an empty hostname`)
+  if (hostname === '') throw new SandboxConfigError(`pod name ${JSON.stringify(pod.metadata?.name ?? '')} gives an empty hostname`)
   if (spec?.subdomain) {
     checkDnsLabel('subdomain', spec.subdomain)
     if (spec.setHostnameAsFQDN === true) {
       const fqdn = `${hostname}.${spec.subdomain}.${pod.metadata?.namespace ?? 'default'}.svc.${clusterDomain}`
       if (fqdn.length > MAX_FQDN) {
-        throw new InvalidInputError(`pod FQDN ${JSON.stringify(fqdn)} is longer than ${MAX_FQDN} characters`)
+        throw new SandboxConfigError(`pod FQDN ${JSON.stringify(fqdn)} is longer than ${MAX_FQDN} characters`)
       }
       return fqdn
     }

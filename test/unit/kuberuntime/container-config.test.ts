@@ -4,7 +4,6 @@ import type {LinuxContainerResources, Mount} from '../../../src/cri/api.js'
 import {DEFAULT_MASKED_PATHS, DEFAULT_READONLY_PATHS, buildContainerConfig, type ContainerContext} from '../../../src/kuberuntime/container-config.js'
 import {HASH_VERSION, containerHash} from '../../../src/kuberuntime/hash.js'
 import {buildSandboxConfig} from '../../../src/kuberuntime/sandbox-config.js'
-import {InvalidInputError} from '../../../src/util/errors.js'
 import {ConfigError} from '../../../src/kuberuntime/errors.js'
 import {createObjectStore} from '../../../src/manifest/object-store.js'
 import {volumeSources} from '../../../src/apply/volumes/registry.js'
@@ -145,7 +144,7 @@ describe('buildContainerConfig', () => {
     })
 
     it.each(['../etc', 'a/../../b', '/abs'])('rejects subPath %j that leaves the volume', (subPath) => {
-      expect(() => build({volumeMounts: [{name: 'data', mountPath: '/d', subPath}]})).toThrow(InvalidInputError)
+      expect(() => build({volumeMounts: [{name: 'data', mountPath: '/d', subPath}]})).toThrow(ConfigError)
     })
   })
 

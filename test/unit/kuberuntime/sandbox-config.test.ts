@@ -3,7 +3,7 @@ import type {Pod, StaticPod} from '../../../src/api/types.js'
 import type {NamespaceOption, PortMapping} from '../../../src/cri/api.js'
 import {HASH_VERSION, sandboxHash} from '../../../src/kuberuntime/hash.js'
 import {buildSandboxConfig, type SandboxContext} from '../../../src/kuberuntime/sandbox-config.js'
-import {InvalidInputError} from '../../../src/util/errors.js'
+import {SandboxConfigError} from '../../../src/kuberuntime/errors.js'
 import {HOST_DNS, UID, makeContainer, makeStaticPod} from '../../support/pod-builder.js'
 
 const ctx: SandboxContext = {
@@ -66,7 +66,7 @@ describe('buildSandboxConfig', () => {
       ['an invalid spec.hostname', (p) => (p.spec.hostname = 'Not_A_Label')],
       ['an FQDN over 64 characters', (p) => Object.assign(p.spec, {hostname: 'h'.repeat(40), subdomain: 'sub', setHostnameAsFQDN: true})],
     ])('rejects %s', (_name, mutate) => {
-      expect(() => build(mutate)).toThrow(InvalidInputError)
+      expect(() => build(mutate)).toThrow(SandboxConfigError)
     })
   })
 

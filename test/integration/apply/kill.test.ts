@@ -2,6 +2,7 @@
 // StopContainer within the grace period, and what is left of it given to StopContainer.
 import * as http from 'node:http'
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {namedPod} from '../../support/pods.js'
 import type {Container, Pod} from '../../../src/api/types.js'
 import type {ExecSyncResult} from '../../../src/cri/api.js'
 import type {RuntimeContainer, RuntimePod} from '../../../src/kuberuntime/model.js'
@@ -13,13 +14,10 @@ import {FakeClock} from '../../support/fake-clock.js'
 import {close, listen} from '../prober/listen.js'
 
 function pod(grace: number | undefined, container: Partial<Container> = {}): Pod {
-  return {
-    metadata: {name: 'web-node1', namespace: 'default', uid: 'uid-1'},
-    spec: {
-      ...(grace !== undefined ? {terminationGracePeriodSeconds: grace} : {}),
-      containers: [{name: 'main', image: 'busybox', ...container}],
-    },
+  const mutate = (p: Pod): void => {
+    if (grace !== undefined && p.spec) p.spec.terminationGracePeriodSeconds = grace
   }
+  return namedPod('web', [{name: 'main', image: 'busybox', ...container}], {uid: 'uid-1', mutate}).pod
 }
 
 function observed(extra: Partial<RuntimeContainer> = {}): RuntimeContainer {

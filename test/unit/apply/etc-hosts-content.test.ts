@@ -5,7 +5,7 @@ import {
   mountsEtcHosts,
   needsManagedHosts,
 } from '../../../src/apply/etc-hosts-content.js'
-import {makeContainer, makeStaticPod} from '../../support/pod-builder.js'
+import {makeContainer, makeStaticPod} from '../../support/pods.js'
 
 const LOCALHOST = [
   '# Kubernetes-managed hosts file.',

@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest'
+import {namedPod} from '../../support/pods.js'
 import type {Container, ContainerPort, StaticPod} from '../../../src/api/types.js'
 import {admitPod, podRequests, rejectedStatus, type AdmitResult} from '../../../src/decide/admission.js'
 import type {NodeInfo} from '../../../src/util/node-info.js'
@@ -19,14 +20,7 @@ const NODE: NodeInfo = {
 
 let seq = 0
 function pod(name: string, containers: Container[], mutate: (p: StaticPod['pod']) => void = () => {}): StaticPod {
-  const p: StaticPod['pod'] = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {name: `${name}-node1`, namespace: 'default', uid: `uid-${name}-${seq++}`},
-    spec: {nodeName: 'node1', containers},
-  }
-  mutate(p)
-  return {pod: p, source: {kind: 'file', location: `/etc/kube-node/${name}.yaml`, document: 0}, manifestName: name}
+  return namedPod(name, containers, {uid: `uid-${name}-${seq++}`, mutate})
 }
 
 function c(name: string, extra: Partial<Container> = {}): Container {

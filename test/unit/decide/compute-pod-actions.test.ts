@@ -17,7 +17,7 @@ import {
   sandbox,
   setContainer,
   summary,
-} from '../../support/builders.js'
+} from '../../support/pods.js'
 
 interface Row {
   name: string

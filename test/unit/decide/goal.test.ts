@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import type {ContainerStatus, PodStatus, StaticPod} from '../../../src/api/types.js'
 import {evaluateGoal} from '../../../src/decide/goal.js'
-import {basePod} from '../../support/builders.js'
+import {basePod} from '../../support/pods.js'
 
 type Wait = 'running' | 'ready' | 'none'
 

@@ -7,7 +7,7 @@ import {buildSandboxConfig} from '../../../src/kuberuntime/sandbox-config.js'
 import {ConfigError} from '../../../src/kuberuntime/errors.js'
 import {createObjectStore} from '../../../src/manifest/object-store.js'
 import {volumeSources} from '../../../src/apply/volumes/registry.js'
-import {HOST_DNS, UID, makeContainer, makeStaticPod} from '../../support/pod-builder.js'
+import {HOST_DNS, UID, makeContainer, makeStaticPod} from '../../support/pods.js'
 
 const ROOT = '/var/lib/kube-node'
 

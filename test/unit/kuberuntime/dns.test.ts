@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import type {Pod} from '../../../src/api/types.js'
 import type {DNSConfig} from '../../../src/cri/api.js'
 import {parseResolvConf, podDnsConfig} from '../../../src/kuberuntime/dns.js'
-import {HOST_DNS, podOf} from '../../support/pod-builder.js'
+import {HOST_DNS, podOf} from '../../support/pods.js'
 
 describe('parseResolvConf', () => {
   it('reads nameservers, the last search line and options, ignoring comments', () => {

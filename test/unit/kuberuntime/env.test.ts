@@ -3,7 +3,7 @@ import type {Container, EnvVar} from '../../../src/api/types.js'
 import {buildEnv, expand, resourceFieldValue} from '../../../src/kuberuntime/env.js'
 import {ConfigError} from '../../../src/kuberuntime/errors.js'
 import {createObjectStore} from '../../../src/manifest/object-store.js'
-import {makeContainer, podOf, UID} from '../../support/pod-builder.js'
+import {makeContainer, podOf, UID} from '../../support/pods.js'
 
 describe('expand', () => {
   const vars = new Map([

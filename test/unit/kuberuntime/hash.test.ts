@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import type {Container, Pod} from '../../../src/api/types.js'
 import {HASH_VERSION, containerHash, sandboxHash} from '../../../src/kuberuntime/hash.js'
 import {InternalError} from '../../../src/util/errors.js'
-import {makeContainer, podOf} from '../../support/pod-builder.js'
+import {makeContainer, podOf} from '../../support/pods.js'
 
 function podWith(containers: Container[], mutate: (pod: Pod) => void = () => {}): Pod {
   return podOf((p) => {

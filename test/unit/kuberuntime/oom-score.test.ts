@@ -1,12 +1,16 @@
 // oom_score_adj by the kubelet's policy: critical and Guaranteed last, BestEffort first.
 import {describe, expect, it} from 'vitest'
+import {namedPod} from '../../support/pods.js'
 import {containerOomScoreAdj} from '../../../src/kuberuntime/oom-score.js'
 import type {Container, Pod} from '../../../src/api/types.js'
 
 const GiB = 2 ** 30
 function pod(resources: Container['resources'], priorityClassName?: string): [Pod, Container] {
   const c: Container = {name: 'c', image: 'i', ...(resources ? {resources} : {})}
-  return [{metadata: {name: 'p'}, spec: {containers: [c], ...(priorityClassName ? {priorityClassName} : {})}}, c]
+  const mutate = (p: Pod): void => {
+    if (priorityClassName && p.spec) p.spec.priorityClassName = priorityClassName
+  }
+  return [namedPod('p', [c], {mutate}).pod, c]
 }
 
 describe('containerOomScoreAdj', () => {

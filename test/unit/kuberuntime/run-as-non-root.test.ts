@@ -1,10 +1,14 @@
 import {describe, expect, it} from 'vitest'
+import {namedPod} from '../../support/pods.js'
 import {verifyRunAsNonRoot, type ImageUser} from '../../../src/kuberuntime/run-as-non-root.js'
 import type {Container, Pod} from '../../../src/api/types.js'
 
 function pod(podSc: object, sc: object): [Pod, Container] {
   const c = {name: 'c', image: 'i', securityContext: sc} as Container
-  return [{metadata: {name: 'p'}, spec: {securityContext: podSc, containers: [c]}} as Pod, c]
+  const mutate = (p: Pod): void => {
+    if (p.spec) p.spec.securityContext = podSc
+  }
+  return [namedPod('p', [c], {mutate}).pod, c]
 }
 
 describe('verifyRunAsNonRoot', () => {

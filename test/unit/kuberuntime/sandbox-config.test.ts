@@ -4,7 +4,7 @@ import type {NamespaceOption, PortMapping} from '../../../src/cri/api.js'
 import {HASH_VERSION, sandboxHash} from '../../../src/kuberuntime/hash.js'
 import {buildSandboxConfig, type SandboxContext} from '../../../src/kuberuntime/sandbox-config.js'
 import {SandboxConfigError} from '../../../src/kuberuntime/errors.js'
-import {HOST_DNS, UID, makeContainer, makeStaticPod} from '../../support/pod-builder.js'
+import {HOST_DNS, UID, makeContainer, makeStaticPod} from '../../support/pods.js'
 
 const ctx: SandboxContext = {
   attempt: 2,

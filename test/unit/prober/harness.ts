@@ -1,6 +1,7 @@
 // A ProbeManager under vitest fake timers, with a scripted probe runner: each probe's exec command
 // names it ('live', 'ready', 'start'), and its answers are queued per name (default Success).
 import {vi} from 'vitest'
+import {namedPod} from '../../support/pods.js'
 import type {Container, Probe, StaticPod} from '../../../src/api/types.js'
 import type {RuntimeService} from '../../../src/cri/port.js'
 import type {RuntimeContainer, RuntimePod} from '../../../src/kuberuntime/model.js'
@@ -16,11 +17,7 @@ export type Answer = HandlerOutcome['result']
 export const probe = (name: string, extra: Partial<Probe> = {}): Probe => ({exec: {command: [name]}, periodSeconds: 1, ...extra})
 
 export function staticPod(containers: Container[]): StaticPod {
-  return {
-    pod: {metadata: {name: 'web-node1', namespace: 'default', uid: UID}, spec: {containers}},
-    source: {kind: 'file', location: '/etc/kubernetes/manifests/web.yaml', document: 0},
-    manifestName: 'web',
-  }
+  return namedPod('web', containers, {uid: UID, location: '/etc/kubernetes/manifests/web.yaml'})
 }
 
 export function runtimeContainer(name: string, id: string, extra: Partial<RuntimeContainer> = {}): RuntimeContainer {

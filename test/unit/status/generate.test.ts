@@ -3,7 +3,7 @@ import type {PodStatus, StaticPod} from '../../../src/api/types.js'
 import type {RuntimePod} from '../../../src/kuberuntime/model.js'
 import type {ContainerProbeResults} from '../../../src/pod/probe-results.js'
 import {generatePodStatus} from '../../../src/status/generate.js'
-import {T0, basePod, baseRuntime, container, dropContainer, exited, runtimeContainer, setContainer} from '../../support/builders.js'
+import {T0, basePod, baseRuntime, container, dropContainer, exited, runtimeContainer, setContainer} from '../../support/pods.js'
 
 interface Row {
   name: string

@@ -16,7 +16,7 @@ type Mounter = Pick<HostFs, 'mountTmpfs' | 'unmount' | 'mountsUnder'>
 import {prepareVolumes, refreshProjectedVolumes} from '../../../../src/apply/volumes/setup.js'
 import type {VolumeDeps} from '../../../../src/apply/volumes/kind.js'
 import type {Logger} from '../../../../src/util/logger.js'
-import {makeContainer, makeStaticPod, UID} from '../../../support/pod-builder.js'
+import {makeContainer, makeStaticPod, UID} from '../../../support/pods.js'
 
 let work: string
 let server: Server

@@ -9,7 +9,7 @@ import {
 import {projectVolume, projectVolumeOrThrow, volumeHostPath} from '../../../../src/apply/volumes/registry.js'
 import {ConfigError} from '../../../../src/kuberuntime/errors.js'
 import {createObjectStore} from '../../../../src/manifest/object-store.js'
-import {makeContainer, podOf, UID} from '../../../support/pod-builder.js'
+import {makeContainer, podOf, UID} from '../../../support/pods.js'
 
 const b64 = (s: string) => Buffer.from(s).toString('base64')
 

@@ -1,10 +1,72 @@
-// Builders for the decision and status tests: a base static pod with three containers and the
-// runtime status in which all of them run, current, in one ready sandbox (the kubelet's
-// makeBasePodAndStatus). Tests mutate copies of these.
-import type {Container, StaticPod} from '../../src/api/types.js'
+// The one set of pod builders for every test: static pods as the manifest pipeline hands them to
+// the core (a one-container `web-node1`, fully defaulted, or the three-container base pod of the
+// decision tests, as the kubelet's makeBasePodAndStatus), containers, and the runtime's view of a
+// pod (a ready sandbox with every container running and current). Tests mutate copies of these.
+import type {Container, Pod, StaticPod} from '../../src/api/types.js'
+import type {DNSConfig} from '../../src/cri/api.js'
 import type {RuntimeContainer, RuntimePod, RuntimeSandbox} from '../../src/kuberuntime/model.js'
 import type {PodAction} from '../../src/decide/actions.js'
 import {HASH_VERSION, containerHash, sandboxHash} from '../../src/kuberuntime/hash.js'
+
+// ---- a defaulted one-container static pod
+
+export const UID = '0123456789abcdef0123456789abcdef'
+
+/** A defaulted static pod `web-node1` in `default` with one container `app`. */
+export function makeStaticPod(mutate: (pod: StaticPod['pod']) => void = () => {}): StaticPod {
+  const pod: StaticPod['pod'] = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {name: 'web-node1', namespace: 'default', uid: UID, labels: {app: 'web'}, annotations: {note: 'hi'}},
+    spec: {
+      nodeName: 'node1',
+      restartPolicy: 'Always',
+      dnsPolicy: 'ClusterFirst',
+      terminationGracePeriodSeconds: 30,
+      containers: [makeContainer()],
+    },
+  }
+  mutate(pod)
+  return {pod, source: {kind: 'file', location: '/etc/kube-node/web.yaml', document: 0}, manifestName: 'web'}
+}
+
+export function makeContainer(overrides: Partial<Container> = {}): Container {
+  return {
+    name: 'app',
+    image: 'nginx:1.27',
+    imagePullPolicy: 'IfNotPresent',
+    terminationMessagePath: '/dev/termination-log',
+    terminationMessagePolicy: 'File',
+    ...overrides,
+  }
+}
+
+export function podOf(mutate: (pod: StaticPod['pod']) => void = () => {}): Pod {
+  return makeStaticPod(mutate).pod
+}
+
+/**
+ * A static pod `<name>-node1` with exactly these containers and nothing defaulted, for tests that
+ * need several pods or a bare spec.
+ */
+export function namedPod(
+  name: string,
+  containers: Container[],
+  opts: {uid?: string; location?: string; mutate?: (pod: StaticPod['pod']) => void} = {},
+): StaticPod {
+  const pod: StaticPod['pod'] = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {name: `${name}-node1`, namespace: 'default', uid: opts.uid ?? `uid-${name}`},
+    spec: {nodeName: 'node1', containers},
+  }
+  opts.mutate?.(pod)
+  return {pod, source: {kind: 'file', location: opts.location ?? `/etc/kube-node/${name}.yaml`, document: 0}, manifestName: name}
+}
+
+export const HOST_DNS: DNSConfig = {servers: ['192.168.1.1'], searches: ['lan'], options: ['edns0']}
+
+// ---- the base pod of the decision tests, and its runtime view
 
 export const T0 = Date.parse('2025-01-01T00:00:00Z')
 export const NOW = T0 + 600_000

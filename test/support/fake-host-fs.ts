@@ -1,0 +1,124 @@
+// An in-memory HostFs for unit tests of the effects: directories, files with modes and mounts,
+// and a log of every call, so a test sees what the node would hold without touching a disk.
+import {posix} from 'node:path'
+import type {HostFile, HostFs, MountPoint, PathInfo} from '../../src/host/port.js'
+import {PathEscapeError} from '../../src/util/contained-path.js'
+
+export class FakeHostFs implements HostFs {
+  readonly dirs = new Map<string, number>([['/', 0o755]])
+  readonly files = new Map<string, {data: Buffer; mode: number}>()
+  readonly mounts: MountPoint[] = []
+  readonly calls: string[] = []
+
+  private record(op: string, path: string): void {
+    this.calls.push(`${op} ${path}`)
+  }
+
+  private parents(path: string, mode: number): void {
+    for (let p = posix.dirname(path); !this.dirs.has(p); p = posix.dirname(p)) this.dirs.set(p, mode)
+  }
+
+  async mkdirp(path: string, mode = 0o750): Promise<void> {
+    this.record('mkdirp', path)
+    this.parents(path, mode)
+    if (!this.dirs.has(path)) this.dirs.set(path, mode)
+  }
+
+  async mkdirPrivate(path: string): Promise<void> {
+    this.record('mkdirPrivate', path)
+    this.parents(path, 0o755)
+    this.dirs.set(path, 0o750)
+  }
+
+  async removeAll(path: string): Promise<void> {
+    this.record('removeAll', path)
+    const under = (p: string): boolean => p === path || p.startsWith(`${path}/`)
+    for (const p of [...this.dirs.keys()]) if (under(p)) this.dirs.delete(p)
+    for (const p of [...this.files.keys()]) if (under(p)) this.files.delete(p)
+  }
+
+  async list(dir: string): Promise<string[]> {
+    const names = [...this.dirs.keys(), ...this.files.keys()].filter((p) => p !== dir && posix.dirname(p) === dir)
+    return names.map((p) => posix.basename(p))
+  }
+
+  async stat(path: string): Promise<PathInfo | undefined> {
+    const file = this.files.get(path)
+    if (file) return {type: 'file', size: file.data.length, mode: file.mode}
+    const dir = this.dirs.get(path)
+    return dir === undefined ? undefined : {type: 'directory', size: 0, mode: dir}
+  }
+
+  async realpath(path: string): Promise<string> {
+    return path
+  }
+
+  async chmod(path: string, mode: number): Promise<void> {
+    this.record('chmod', path)
+    const file = this.files.get(path)
+    if (file) file.mode = mode
+    else if (this.dirs.has(path)) this.dirs.set(path, mode)
+  }
+
+  async readText(path: string): Promise<string> {
+    return this.files.get(path)?.data.toString('utf8') ?? ''
+  }
+
+  async writeFile(path: string, data: string | Buffer, mode: number): Promise<void> {
+    this.record('writeFile', path)
+    this.files.set(path, {data: Buffer.from(data), mode})
+  }
+
+  async createFile(path: string, mode: number): Promise<void> {
+    this.record('createFile', path)
+    this.parents(path, 0o755)
+    if (!this.files.has(path)) this.files.set(path, {data: Buffer.alloc(0), mode})
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    this.record('rename', `${from} ${to}`)
+    const file = this.files.get(from)
+    if (file) this.files.set(to, file)
+    this.files.delete(from)
+  }
+
+  async unlink(path: string): Promise<void> {
+    this.record('unlink', path)
+    this.files.delete(path)
+  }
+
+  async writeAtomicDir(dir: string, files: readonly HostFile[]): Promise<boolean> {
+    this.record('writeAtomicDir', dir)
+    let changed = false
+    for (const f of files) {
+      const path = posix.join(dir, f.path)
+      const old = this.files.get(path)
+      if (old && old.mode === f.mode && old.data.equals(f.data)) continue
+      this.files.set(path, {data: f.data, mode: f.mode})
+      changed = true
+    }
+    return changed
+  }
+
+  async resolveInside(base: string, sub: string, field: string): Promise<string> {
+    if (sub.split('/').includes('..')) throw new PathEscapeError(field, `${JSON.stringify(sub)} must not contain '..'`)
+    const path = posix.join(base, sub)
+    await this.mkdirp(path)
+    return path
+  }
+
+  async mountTmpfs(dir: string): Promise<void> {
+    this.record('mountTmpfs', dir)
+    this.mounts.push({path: dir, fsType: 'tmpfs'})
+  }
+
+  async unmount(dir: string): Promise<void> {
+    this.record('unmount', dir)
+    const i = this.mounts.findIndex((m) => m.path === dir)
+    if (i >= 0) this.mounts.splice(i, 1)
+  }
+
+  async mountsUnder(dir: string): Promise<MountPoint[]> {
+    return this.mounts.filter((m) => m.path === dir || m.path.startsWith(`${dir}/`)).sort((a, b) => b.path.length - a.path.length)
+  }
+}

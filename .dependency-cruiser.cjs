@@ -1,7 +1,7 @@
 // The import rules of ARCHITECTURE.md, checked by `npm run layers` in the test script. Layers,
 // from the top: commands → cli → node (composition root) → loop, sources, server → apply →
-// decide, status, prober, pleg, images → pod → kuberuntime → manifest → cri and host (ports) →
-// api, util. cri/grpc and host/ (but host/port.ts) are adapters that only node/ may pick.
+// decide, status, prober, pleg, images → pod → manifest → volumes → kuberuntime → cri and host
+// (ports) → api, util. cri/grpc and host/ (but host/port.ts) are adapters that only node/ may pick.
 // A rule lists what a folder may import from src/; anything else is a violation named by its rule.
 
 /** A rule: files under `folder` may import from src/ only the folders in `allowed`. */
@@ -38,7 +38,8 @@ module.exports = {
       from: {path: '^src/', pathNot: '^src/(node|host)/'},
       to: {path: '^src/host/', pathNot: '^src/host/port\\.ts$'},
     },
-    layer('manifest', [...base, 'kuberuntime'], 'reading and validating manifests'),
+    layer('manifest', [...base, 'volumes', 'kuberuntime'], 'reading and validating manifests'),
+    layer('volumes', [...base, 'host/port', 'cri/api', 'kuberuntime'], 'the volume-kind registry: one record per kind, effects through the host port'),
     layer('kuberuntime', [...base, ...port], 'pod ↔ CRI translation: below every decision and effect'),
     layer('pod', [...base, 'kuberuntime'], 'pure facts about a pod shared by decide, status, prober'),
     layer('images', [...base, ...port, 'kuberuntime'], 'pull policy and pulling'),
@@ -46,8 +47,8 @@ module.exports = {
     layer('status', [...base, 'pod', 'kuberuntime'], 'pure status generation'),
     layer('prober', [...base, ...port, 'pod', 'kuberuntime'], 'probes'),
     layer('pleg', [...base, ...port, 'pod', 'kuberuntime', 'images'], 'the runtime cache and the relist that fills it'),
-    layer('apply', [...base, ...port, 'host/port', 'pod', 'kuberuntime', 'decide', 'prober', 'images'], 'host and runtime effects of one plan'),
-    layer('loop', [...base, ...port, 'host/port', 'pod', 'kuberuntime', 'decide', 'status', 'prober', 'pleg', 'images', 'apply'], 'pod workers, run-once, the sync loop'),
+    layer('apply', [...base, ...port, 'host/port', 'volumes', 'pod', 'kuberuntime', 'decide', 'prober', 'images'], 'host and runtime effects of one plan'),
+    layer('loop', [...base, ...port, 'host/port', 'volumes', 'pod', 'kuberuntime', 'decide', 'status', 'prober', 'pleg', 'images', 'apply'], 'pod workers, run-once, the sync loop'),
     layer('sources', [...base, 'manifest'], 'manifest sources'),
     layer('server', [...base], 'the HTTP server gets its data injected'),
     {

@@ -13,9 +13,9 @@ import {prepareTerminationMessage} from './termination-message-file.js'
 import type {Logger} from '../util/logger.js'
 import {prepareEtcHosts} from './etc-hosts.js'
 import type {HostFs} from '../host/port.js'
-import {volumeSources} from './volumes/registry.js'
-import {prepareVolumes} from './volumes/setup.js'
-import {secureSubPathMounts} from './volumes/subpath.js'
+import {volumeSources} from '../volumes/registry.js'
+import {prepareVolumes} from '../volumes/setup.js'
+import {secureSubPathMounts} from '../volumes/subpath.js'
 
 export interface PrepareDeps {
   images: ImageService

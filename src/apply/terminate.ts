@@ -8,7 +8,7 @@ import type {HostFs} from '../host/port.js'
 import type {Logger} from '../util/logger.js'
 import type {Clock} from '../util/clock.js'
 import {podDataDir, podLogDirectory} from '../kuberuntime/naming.js'
-import {cleanupVolumes} from './volumes/prepare.js'
+import {cleanupVolumes} from '../volumes/prepare.js'
 import {stopPodSandboxes} from './kill.js'
 import {PathEscapeError} from '../util/contained-path.js'
 

@@ -12,7 +12,7 @@ import {computePodActions} from '../decide/compute-pod-actions.js'
 import type {RuntimeCache} from '../pleg/runtime-cache.js'
 import {generatePodStatus} from '../status/generate.js'
 import {containerHash} from '../kuberuntime/hash.js'
-import {refreshProjectedVolumes} from '../apply/volumes/setup.js'
+import {refreshProjectedVolumes} from '../volumes/setup.js'
 
 /** What the sync needs of the prober (src/prober/manager.ts implements it). */
 export interface ProbeSource {

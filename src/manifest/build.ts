@@ -2,7 +2,7 @@
 // with duplicate namespace/name detection across every location. Pure; load.ts adds the reading.
 import type {ConfigMap, Secret, StaticPod} from '../api/types.js'
 import type {FieldIssue} from '../util/errors.js'
-import {isObject} from './check.js'
+import {isObject} from '../util/check.js'
 import {decodeManifest, type DecodedObject} from './decode.js'
 import {applyDefaults} from './defaults.js'
 import type {ManifestBlob} from './read.js'

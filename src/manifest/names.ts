@@ -1,6 +1,5 @@
 // Name rules of the Kubernetes API (apimachinery validation), as predicates that return the
 // reason a value is wrong, or undefined when it is valid. Pure.
-import {quantityError} from '../util/quantity.js'
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
@@ -83,13 +82,3 @@ export function portNameError(value: string): string | undefined {
   return undefined
 }
 
-/**
- * Why a value is not a Kubernetes resource quantity such as `100m`, `64Mi`, `1.5`, `2e3` that
- * kube-node can honour (syntax, sign, and a size every consumer can compute with), or undefined.
- */
-export const NOT_A_QUANTITY = 'is not a quantity'
-
-export function quantityProblem(value: unknown): string | undefined {
-  if (typeof value === 'string' && !/^\+?(\d+(\.\d*)?|\.\d+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?$/.test(value)) return NOT_A_QUANTITY
-  return quantityError(value)
-}

@@ -1,9 +1,10 @@
 // Validation of the ConfigMaps and Secrets a manifest may carry next to its pods (for
 // configMap/secret volumes and env references). Pure.
 import type {FieldIssue} from '../util/errors.js'
-import {checkBoolean, checkStringMap, getObject, isObject, typeName, type Report} from './check.js'
+import {checkBoolean, checkStringMap, getObject, isObject, typeName, type Report} from '../util/check.js'
 import {validateMetadata} from './validate-meta.js'
-import {issueAt, joinPath, keySegment, type DocumentRef} from './where.js'
+import {issueAt, type DocumentRef} from './where.js'
+import {joinPath, keySegment} from '../util/field-path.js'
 
 const DATA_KEY = /^[-._a-zA-Z0-9]+$/
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/

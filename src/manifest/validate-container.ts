@@ -2,11 +2,12 @@
 import {
   checkBoolean, checkEnum, checkStringList, getInteger, getItem, getList, getObject, getString, isObject, nested, show,
   UNSUPPORTED, type JsonObject, type Report,
-} from './check.js'
+} from '../util/check.js'
 import {parseImageRef} from './image-ref.js'
-import {dnsLabelError, quantityProblem, NOT_A_QUANTITY, portNameError} from './names.js'
+import {dnsLabelError, portNameError} from './names.js'
+import {quantityProblem, NOT_A_QUANTITY} from '../util/quantity.js'
 import {validateLifecycle, validateProbe} from './validate-probe.js'
-import {joinPath, keySegment} from './where.js'
+import {joinPath, keySegment} from '../util/field-path.js'
 import {subPathError} from '../util/relative-path.js'
 
 

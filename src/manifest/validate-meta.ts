@@ -1,7 +1,7 @@
 // Validation of `metadata` (name, namespace, labels, annotations). Pure.
-import {getObject, getString, type Report} from './check.js'
+import {getObject, getString, type Report} from '../util/check.js'
 import {dnsLabelError, dnsSubdomainError, labelValueError, qualifiedNameError, uidError} from './names.js'
-import {joinPath, keySegment} from './where.js'
+import {joinPath, keySegment} from '../util/field-path.js'
 
 export interface MetaOptions {
   /** When known, the name with its node suffix is checked too (it becomes the pod's name). */

@@ -1,6 +1,6 @@
 // Validation of probes and lifecycle hooks: exactly one handler, sane timings, ports that
 // exist. Pure.
-import {checkEnum, checkStringList, getInteger, getItem, getList, getObject, getString, nested, show, type JsonObject, type Report} from './check.js'
+import {checkEnum, checkStringList, getInteger, getItem, getList, getObject, getString, nested, show, type JsonObject, type Report} from '../util/check.js'
 import {portNameError} from './names.js'
 
 const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const

@@ -4,7 +4,7 @@ import type {FieldIssue} from '../util/errors.js'
 import {
   checkBoolean, checkEnum, checkStringList, checkStringMap, getInteger, getItem, getList, getObject, getString,
   isObject, nested, show, typeName, UNSUPPORTED, type Report,
-} from './check.js'
+} from '../util/check.js'
 import {dnsLabelError} from './names.js'
 import {validateContainer} from './validate-container.js'
 import {validateMetadata} from './validate-meta.js'

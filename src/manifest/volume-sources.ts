@@ -1,7 +1,8 @@
 // The volume source kinds of the v1 API, split by what kube-node can provide.
+import {VOLUME_KINDS} from '../volumes/registry.js'
 
-/** Node-local volumes and data defined in the manifests themselves. */
-export const SUPPORTED_SOURCES = ['emptyDir', 'hostPath', 'configMap', 'secret', 'downwardAPI', 'projected'] as const
+/** Node-local volumes and data defined in the manifests themselves: the kinds of volumes/registry.ts. */
+export const SUPPORTED_SOURCES: readonly string[] = VOLUME_KINDS.map((k) => k.name)
 
 /** Sources that need the API server or a storage plugin. */
 export const UNSUPPORTED_SOURCES = [

@@ -5,6 +5,7 @@
 // An object inside a `List`/`PodList` keeps its List's document index and gets the field prefix
 // `items[i].`, e.g. `pods.yaml, document 0, field items[2].spec.containers[0].image`.
 import type {FieldIssue} from '../util/errors.js'
+import {joinPath} from '../util/field-path.js'
 
 export interface DocumentRef {
   location: string
@@ -16,18 +17,6 @@ export interface DocumentRef {
 /** The field-path prefix of everything inside the object at `ref`. */
 export function refPrefix(ref: DocumentRef): string {
   return ref.item === undefined ? '' : `items[${ref.item}]`
-}
-
-/** Joins field-path segments: `join('spec', 'containers[0]')` → `spec.containers[0]`. */
-export function joinPath(base: string, segment: string): string {
-  if (base === '') return segment
-  if (segment === '' || segment.startsWith('[')) return base + segment
-  return `${base}.${segment}`
-}
-
-/** A map key as a path segment: `.app` when it is a plain word, else `["app.kubernetes.io/name"]`. */
-export function keySegment(key: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? key : `[${JSON.stringify(key)}]`
 }
 
 export function issueAt(ref: DocumentRef, field: string, message: string): FieldIssue {

@@ -96,3 +96,14 @@ export function quantityValue(q: string | number): number {
   const {num, den} = parse(q)
   return toNumber(ceilDiv(num, den), q)
 }
+
+/**
+ * Why a value is not a Kubernetes resource quantity such as `100m`, `64Mi`, `1.5`, `2e3` that
+ * kube-node can honour (syntax, sign, and a size every consumer can compute with), or undefined.
+ */
+export const NOT_A_QUANTITY = 'is not a quantity'
+
+export function quantityProblem(value: unknown): string | undefined {
+  if (typeof value === 'string' && !/^\+?(\d+(\.\d*)?|\.\d+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?\d+)?$/.test(value)) return NOT_A_QUANTITY
+  return quantityError(value)
+}

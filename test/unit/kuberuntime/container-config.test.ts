@@ -6,7 +6,7 @@ import {HASH_VERSION, containerHash} from '../../../src/kuberuntime/hash.js'
 import {buildSandboxConfig} from '../../../src/kuberuntime/sandbox-config.js'
 import {ConfigError} from '../../../src/kuberuntime/errors.js'
 import {createObjectStore} from '../../../src/manifest/object-store.js'
-import {volumeSources} from '../../../src/apply/volumes/registry.js'
+import {volumeSources} from '../../../src/volumes/registry.js'
 import {HOST_DNS, UID, makeContainer, makeStaticPod} from '../../support/pods.js'
 
 const ROOT = '/var/lib/kube-node'

@@ -1,11 +1,13 @@
 // configMap: the keys of a ConfigMap from the manifests, written as files on disk.
-import {configMapVolumePath} from '../../../kuberuntime/naming.js'
+import {configMapVolumePath} from '../../kuberuntime/naming.js'
 import type {VolumeKind} from '../kind.js'
+import {validateDataSource} from '../validate-data.js'
 import {prepareProjected} from '../prepare.js'
 import {projectConfigMapVolume} from '../projection.js'
 
 export const configMapVolume: VolumeKind = {
   name: 'configMap',
+  validate: (s, src) => validateDataSource(s, src, 'name'),
   matches: (v) => Boolean(v.configMap),
   hostDir: (rootDir, uid, v) => configMapVolumePath(rootDir, uid, v.name),
   readOnly: true,

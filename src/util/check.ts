@@ -1,6 +1,6 @@
 // Small typed checks shared by the validators. Each reads an `unknown` value, reports a wrong
 // type as an issue (never throws), and returns the narrowed value or undefined. Pure.
-import {joinPath, keySegment} from './where.js'
+import {joinPath, keySegment} from './field-path.js'
 
 /** Collects issues for one object; `field` is relative to that object. */
 export type Report = (field: string, message: string) => void

@@ -1,15 +1,15 @@
 import {describe, expect, it} from 'vitest'
-import type {ConfigMap, Secret, Volume} from '../../../../src/api/types.js'
+import type {ConfigMap, Secret, Volume} from '../../../src/api/types.js'
 import {
   filePathError,
   projectConfigMapVolume,
   projectSecretVolume,
   type Projection,
-} from '../../../../src/apply/volumes/projection.js'
-import {projectVolume, projectVolumeOrThrow, volumeHostPath} from '../../../../src/apply/volumes/registry.js'
-import {ConfigError} from '../../../../src/kuberuntime/errors.js'
-import {createObjectStore} from '../../../../src/manifest/object-store.js'
-import {makeContainer, podOf, UID} from '../../../support/pods.js'
+} from '../../../src/volumes/projection.js'
+import {projectVolume, projectVolumeOrThrow, volumeHostPath} from '../../../src/volumes/registry.js'
+import {ConfigError} from '../../../src/kuberuntime/errors.js'
+import {createObjectStore} from '../../../src/manifest/object-store.js'
+import {makeContainer, podOf, UID} from '../../support/pods.js'
 
 const b64 = (s: string) => Buffer.from(s).toString('base64')
 

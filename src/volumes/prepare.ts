@@ -2,14 +2,14 @@
 // (pkg/volume/hostpath), emptyDir directories and tmpfs mounts (pkg/volume/emptydir), and the
 // files of data volumes, written so that a reader never sees half of an update
 // (HostFs.writeAtomicDir). cleanupVolumes undoes the mounts before the pod dir is removed.
-import type {ObjectStore, StaticPod, Volume} from '../../api/types.js'
-import {ConfigError} from '../../kuberuntime/errors.js'
-import {podDataDir} from '../../kuberuntime/naming.js'
-import type {HostFs, PathInfo} from '../../host/port.js'
+import type {ObjectStore, StaticPod, Volume} from '../api/types.js'
+import {ConfigError} from '../kuberuntime/errors.js'
+import {podDataDir} from '../kuberuntime/naming.js'
+import type {HostFs, PathInfo} from '../host/port.js'
 import type {VolumeDeps, VolumeKind} from './kind.js'
-import {quantityValue} from '../../util/quantity.js'
-import {errorMessage} from '../../util/errors.js'
-import type {Logger} from '../../util/logger.js'
+import {quantityValue} from '../util/quantity.js'
+import {errorMessage} from '../util/errors.js'
+import type {Logger} from '../util/logger.js'
 
 const NO_OBJECTS: ObjectStore = {configMap: () => undefined, secret: () => undefined}
 
@@ -67,6 +67,9 @@ async function ensureTmpfs(deps: VolumeDeps, volumeName: string, dir: string, si
     })
   }
 }
+
+/** The hostPath types besides '' (no check), as the API spells them. */
+export const HOST_PATH_TYPES = ['DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice'] as const
 
 const EXPECTED: Record<string, [string, PathInfo['type']]> = {
   Directory: ['a directory', 'directory'],

@@ -1,11 +1,13 @@
 // downwardAPI: fields of the pod and resources of its containers, written as files on a tmpfs.
-import {downwardAPIVolumePath} from '../../../kuberuntime/naming.js'
+import {downwardAPIVolumePath} from '../../kuberuntime/naming.js'
 import type {VolumeKind} from '../kind.js'
+import {validateDownwardAPI} from '../validate-data.js'
 import {prepareProjected} from '../prepare.js'
 import {projectDownwardAPIVolume} from '../projection.js'
 
 export const downwardAPIVolume: VolumeKind = {
   name: 'downwardAPI',
+  validate: validateDownwardAPI,
   matches: (v) => Boolean(v.downwardAPI),
   hostDir: (rootDir, uid, v) => downwardAPIVolumePath(rootDir, uid, v.name),
   readOnly: true,

@@ -1,11 +1,20 @@
 // emptyDir (or a volume without a source, which the API defaults to one): a directory under the
 // pod's data dir, on a tmpfs for `medium: Memory` (pkg/volume/emptydir).
-import {emptyDirPath} from '../../../kuberuntime/naming.js'
+import {emptyDirPath} from '../../kuberuntime/naming.js'
+import {checkEnum, show} from '../../util/check.js'
+import {NOT_A_QUANTITY, quantityProblem} from '../../util/quantity.js'
 import type {VolumeKind} from '../kind.js'
 import {prepareEmptyDir} from '../prepare.js'
 
 export const emptyDirVolume: VolumeKind = {
   name: 'emptyDir',
+  validate(s, src) {
+    checkEnum(s, 'medium', src['medium'], ['', 'Memory', 'HugePages'])
+    if (src['sizeLimit'] !== undefined) {
+      const problem = quantityProblem(src['sizeLimit'])
+      if (problem) s('sizeLimit', `must be a quantity such as "1Gi", got ${show(src['sizeLimit'])}${problem === NOT_A_QUANTITY ? '' : ` (${problem})`}`)
+    }
+  },
   // Listed last in the registry: a volume no other kind claims and that names no source is one.
   matches: (v) => Boolean(v.emptyDir) || Object.keys(v).every((k) => k === 'name'),
   hostDir: (rootDir, uid, v) => emptyDirPath(rootDir, uid, v.name),

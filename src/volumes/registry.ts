@@ -1,8 +1,8 @@
 // Every volume kind kube-node provides, and the lookups the rest of kube-node uses. A new kind:
-// one file in kinds/ and one line here (and its validation in manifest/validate-volume.ts).
-import type {Volume} from '../../api/types.js'
-import type {VolumeSource} from '../../kuberuntime/container-config.js'
-import {ConfigError} from '../../kuberuntime/errors.js'
+// one file in kinds/ and one line here.
+import type {Volume} from '../api/types.js'
+import type {VolumeSource} from '../kuberuntime/container-config.js'
+import {ConfigError} from '../kuberuntime/errors.js'
 import type {VolumeKind} from './kind.js'
 import type {ProjectedFile, Projection, ProjectionContext} from './projection.js'
 import {configMapVolume} from './kinds/config-map.js'
@@ -14,6 +14,11 @@ import {secretVolume} from './kinds/secret.js'
 
 // Order matters only for emptyDir, which also claims a volume that names no source.
 export const VOLUME_KINDS: readonly VolumeKind[] = [hostPathVolume, configMapVolume, secretVolume, downwardAPIVolume, projectedVolume, emptyDirVolume]
+
+/** The kind a Volume field names (`configMap`, …), or undefined for kinds kube-node does not provide. */
+export function volumeKindNamed(name: string): VolumeKind | undefined {
+  return VOLUME_KINDS.find((k) => k.name === name)
+}
 
 /** The kind of a volume, or undefined for kinds kube-node does not provide. */
 export function volumeKind(volume: Volume): VolumeKind | undefined {

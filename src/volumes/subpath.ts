@@ -1,10 +1,10 @@
 // Mounts with a subPath (or subPathExpr) are pointed at the path the host resolved safely inside
 // the volume (HostFs.resolveInside: components walked one by one, links followed only while they
 // stay inside), so a link a container planted cannot redirect the mount.
-import type {Mount} from '../../cri/api.js'
-import type {Container, Pod} from '../../api/types.js'
-import {mountSubPath} from '../../kuberuntime/container-config.js'
-import type {HostFs} from '../../host/port.js'
+import type {Mount} from '../cri/api.js'
+import type {Container, Pod} from '../api/types.js'
+import {mountSubPath} from '../kuberuntime/container-config.js'
+import type {HostFs} from '../host/port.js'
 import {volumeHostPath} from './registry.js'
 
 /** Points every mount with a subPath (or subPathExpr) at its safely resolved host path. */

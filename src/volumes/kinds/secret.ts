@@ -1,11 +1,13 @@
 // secret: the keys of a Secret from the manifests, written as files on a tmpfs.
-import {secretVolumePath} from '../../../kuberuntime/naming.js'
+import {secretVolumePath} from '../../kuberuntime/naming.js'
 import type {VolumeKind} from '../kind.js'
+import {validateDataSource} from '../validate-data.js'
 import {prepareProjected} from '../prepare.js'
 import {projectSecretVolume} from '../projection.js'
 
 export const secretVolume: VolumeKind = {
   name: 'secret',
+  validate: (s, src) => validateDataSource(s, src, 'secretName'),
   matches: (v) => Boolean(v.secret),
   hostDir: (rootDir, uid, v) => secretVolumePath(rootDir, uid, v.name),
   readOnly: true,

@@ -2,10 +2,10 @@
 // "projected": their files are computed here from the manifests' objects and the pod, the way
 // the kubelet's volume plugins build their payload (pkg/volume/configmap, secret, downwardapi,
 // projected: MakePayload / CollectData). Pure: prepare.ts writes them.
-import type {Container, ObjectStore, Pod, Volume} from '../../api/types.js'
-import {configMapData, fieldRefValue, resourceFieldValue, secretData, type EnvContext} from '../../kuberuntime/env.js'
-import {filePathError} from '../../util/relative-path.js'
-import type {HostFile} from '../../host/port.js'
+import type {Container, ObjectStore, Pod, Volume} from '../api/types.js'
+import {configMapData, fieldRefValue, resourceFieldValue, secretData, type EnvContext} from '../kuberuntime/env.js'
+import {filePathError} from '../util/relative-path.js'
+import type {HostFile} from '../host/port.js'
 
 /** One file of a data volume: a path relative to the volume, e.g. `app.conf` or `conf/app.conf`. */
 export type ProjectedFile = HostFile

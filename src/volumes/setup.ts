@@ -1,7 +1,7 @@
 // Makes a container's volumes ready before it is created, as the kubelet's volume manager does
 // before SyncPod, and keeps data volumes fresh on resync. Each volume's kind does the work.
-import type {Container, StaticPod} from '../../api/types.js'
-import {errorMessage} from '../../util/errors.js'
+import type {Container, StaticPod} from '../api/types.js'
+import {errorMessage} from '../util/errors.js'
 import type {VolumeDeps} from './kind.js'
 import {volumeKind} from './registry.js'
 

@@ -1,12 +1,14 @@
-// What one kind of volume is on the host. Every kind is one record in kinds/, listed once in
-// registry.ts: where it lives, whether containers may write it, what kube-node computes for it
-// and how it is made ready. Nothing else branches on a volume's kind.
-import type {StaticPod, Volume} from '../../api/types.js'
-import type {ObjectStore} from '../../api/types.js'
-import type {NodeCapacity} from '../../kuberuntime/env.js'
-import type {Logger} from '../../util/logger.js'
-import type {HostFs} from '../../host/port.js'
+// What one kind of volume is. Every kind is one record in kinds/, listed once in registry.ts:
+// how its source is validated, where it lives on the host, whether containers may write it, what
+// kube-node computes for it and how it is made ready (through the host port). Nothing else
+// branches on a volume's kind.
+import type {StaticPod, Volume} from '../api/types.js'
+import type {ObjectStore} from '../api/types.js'
+import type {NodeCapacity} from '../kuberuntime/env.js'
+import type {Logger} from '../util/logger.js'
+import type {HostFs} from '../host/port.js'
 import type {Projection, ProjectionContext} from './projection.js'
+import type {JsonObject, Report} from '../util/check.js'
 
 export interface VolumeDeps {
   fs: HostFs
@@ -22,6 +24,8 @@ export interface VolumeDeps {
 export interface VolumeKind {
   /** The Volume field that selects the kind, as a user writes it (`configMap`, `hostPath`, …). */
   readonly name: string
+  /** Checks the source object (`volumes[i].<name>`), reporting each problem by its field. Pure. */
+  validate(report: Report, source: JsonObject): void
   matches(volume: Volume): boolean
   /** The directory on the host that backs the volume. */
   hostDir(rootDir: string, uid: string, volume: Volume): string

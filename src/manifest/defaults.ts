@@ -7,6 +7,7 @@ import type {Toleration} from 'kubernetes-types/core/v1.js'
 import type {Container, ObjectMeta, Pod, PodSource, Probe, StaticPod, Volume} from '../api/types.js'
 import {staticPodUid} from '../util/hash.js'
 import {defaultPullPolicy} from './image-ref.js'
+import {volumeKind} from '../volumes/registry.js'
 import {presentSources} from './volume-sources.js'
 
 export const CONFIG_HASH_ANNOTATION = 'kubernetes.io/config.hash'
@@ -109,14 +110,7 @@ function defaultProbe(p: Probe): void {
   }
 }
 
-/** Default file mode of configMap, secret, downwardAPI and projected volumes (0644). */
-const DEFAULT_MODE = 0o644
-
 function defaultVolume(v: Volume): void {
   if (presentSources(v).length === 0) v.emptyDir = {}
-  if (v.hostPath) v.hostPath.type ??= ''
-  if (v.configMap) v.configMap.defaultMode ??= DEFAULT_MODE
-  if (v.secret) v.secret.defaultMode ??= DEFAULT_MODE
-  if (v.downwardAPI) v.downwardAPI.defaultMode ??= DEFAULT_MODE
-  if (v.projected) v.projected.defaultMode ??= DEFAULT_MODE
+  volumeKind(v)?.defaults?.(v)
 }

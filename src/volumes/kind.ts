@@ -26,6 +26,8 @@ export interface VolumeKind {
   readonly name: string
   /** Checks the source object (`volumes[i].<name>`), reporting each problem by its field. Pure. */
   validate(report: Report, source: JsonObject): void
+  /** Fills in the API's defaults of a valid source (the manifest's defaulting step). */
+  defaults?(volume: Volume): void
   matches(volume: Volume): boolean
   /** The directory on the host that backs the volume. */
   hostDir(rootDir: string, uid: string, volume: Volume): string

@@ -3,10 +3,13 @@ import {configMapVolumePath} from '../../kuberuntime/naming.js'
 import type {VolumeKind} from '../kind.js'
 import {validateDataSource} from '../validate-data.js'
 import {prepareProjected} from '../prepare.js'
-import {projectConfigMapVolume} from '../projection.js'
+import {DEFAULT_FILE_MODE, projectConfigMapVolume} from '../projection.js'
 
 export const configMapVolume: VolumeKind = {
   name: 'configMap',
+  defaults: (v) => {
+    if (v.configMap) v.configMap.defaultMode ??= DEFAULT_FILE_MODE
+  },
   validate: (s, src) => validateDataSource(s, src, 'name'),
   matches: (v) => Boolean(v.configMap),
   hostDir: (rootDir, uid, v) => configMapVolumePath(rootDir, uid, v.name),

@@ -5,6 +5,9 @@ import {checkHostPath, HOST_PATH_TYPES} from '../prepare.js'
 
 export const hostPathVolume: VolumeKind = {
   name: 'hostPath',
+  defaults: (v) => {
+    if (v.hostPath) v.hostPath.type ??= ''
+  },
   validate(s, src) {
     const path = getString(s, 'path', src['path'])
     if (!path) s('path', 'must be set')

@@ -4,10 +4,13 @@ import {getInteger, getItem, getList, getObject, isObject, nested, UNSUPPORTED} 
 import type {VolumeKind} from '../kind.js'
 import {validateDataSource, validateDownwardAPI} from '../validate-data.js'
 import {prepareProjected} from '../prepare.js'
-import {projectProjectedVolume} from '../projection.js'
+import {DEFAULT_FILE_MODE, projectProjectedVolume} from '../projection.js'
 
 export const projectedVolume: VolumeKind = {
   name: 'projected',
+  defaults: (v) => {
+    if (v.projected) v.projected.defaultMode ??= DEFAULT_FILE_MODE
+  },
   validate(s, src) {
     getInteger(s, 'defaultMode', src['defaultMode'], 0, 0o777)
     getList(s, 'sources', src['sources'])?.forEach((p, i) => {

@@ -3,10 +3,13 @@ import {secretVolumePath} from '../../kuberuntime/naming.js'
 import type {VolumeKind} from '../kind.js'
 import {validateDataSource} from '../validate-data.js'
 import {prepareProjected} from '../prepare.js'
-import {projectSecretVolume} from '../projection.js'
+import {DEFAULT_FILE_MODE, projectSecretVolume} from '../projection.js'
 
 export const secretVolume: VolumeKind = {
   name: 'secret',
+  defaults: (v) => {
+    if (v.secret) v.secret.defaultMode ??= DEFAULT_FILE_MODE
+  },
   validate: (s, src) => validateDataSource(s, src, 'secretName'),
   matches: (v) => Boolean(v.secret),
   hostDir: (rootDir, uid, v) => secretVolumePath(rootDir, uid, v.name),

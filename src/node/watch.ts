@@ -40,17 +40,41 @@ export interface WatchOptions {
 /** Annotation on /pods items whose manifest is currently broken (the last good version runs). */
 export const MANIFEST_ERROR_ANNOTATION = 'kube-node.io/manifest-error'
 
+/** The manifest directory (if any) and every URL, as sources. */
+function createSources(node: KubeNode, opts: WatchOptions): ManifestSource[] {
+  const {logger, clock} = node
+  const {nodeName} = node.config
+  return [
+    ...(opts.manifestDir ? [createFileSource({path: opts.manifestDir, nodeName, checkFrequencyMs: opts.fileCheckFrequencyMs, logger, clock})] : []),
+    ...opts.manifestUrls.map((url) => createHttpSource({url, headers: opts.manifestUrlHeaders, nodeName, checkFrequencyMs: opts.httpCheckFrequencyMs, logger})),
+  ]
+}
+
+/** /pods: every desired pod with the status the loop computed, and its manifest's problems. */
+function podsView(node: KubeNode, loop: SyncLoop, podConfig: PodConfig): () => unknown {
+  return () => {
+    const issues = podConfig.issues()
+    const items: Pod[] = loop.statuses().map(({sp, status}) => {
+      const broken = issues.filter((i) => i.location === sp.source.location)
+      const annotations = {...(sp.pod.metadata.annotations ?? {})}
+      if (broken.length > 0) annotations[MANIFEST_ERROR_ANNOTATION] = broken.map(formatIssue).join('; ')
+      return {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {...sp.pod.metadata, annotations},
+        spec: sp.pod.spec,
+        status: status ?? generatePodStatus({sp, runtime: node.cache.get(sp.pod.metadata.uid), probes: new Map(), waiting: new Map()}),
+      }
+    })
+    return toPodList(items)
+  }
+}
+
 export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<void> {
   const {logger, clock} = node
   const lock = await acquireLock(node.config.rootDir)
-  const sources: ManifestSource[] = []
   try {
-    if (opts.manifestDir) {
-      sources.push(createFileSource({path: opts.manifestDir, nodeName: node.config.nodeName, checkFrequencyMs: opts.fileCheckFrequencyMs, logger, clock}))
-    }
-    for (const url of opts.manifestUrls) {
-      sources.push(createHttpSource({url, headers: opts.manifestUrlHeaders, nodeName: node.config.nodeName, checkFrequencyMs: opts.httpCheckFrequencyMs, logger}))
-    }
+    const sources = createSources(node, opts)
     const podConfig = new PodConfig(sources.map((s) => s.name))
     const pleg = new Pleg(node.cache, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}, opts.metrics.pleg)
     const loop = new SyncLoop(
@@ -87,29 +111,13 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     }
     if (sources.length === 0) logger.warn('No manifest source given: kube-node will only keep what it already runs')
 
-    const podsView = (): unknown => {
-      const issues = podConfig.issues()
-      const items: Pod[] = loop.statuses().map(({sp, status}) => {
-        const broken = issues.filter((i) => i.location === sp.source.location)
-        const annotations = {...(sp.pod.metadata.annotations ?? {})}
-        if (broken.length > 0) annotations[MANIFEST_ERROR_ANNOTATION] = broken.map(formatIssue).join('; ')
-        return {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: {...sp.pod.metadata, annotations},
-          spec: sp.pod.spec,
-          status: status ?? generatePodStatus({sp, runtime: node.cache.get(sp.pod.metadata.uid), probes: new Map(), waiting: new Map()}),
-        }
-      })
-      return toPodList(items)
-    }
     const server = await startServer({
       address: opts.address,
       port: opts.port,
       healthzPort: opts.healthzPort,
       logger,
       handlers: {
-        pods: podsView,
+        pods: podsView(node, loop, podConfig),
         healthz: () => {
           const now = clock.now()
           const p = pleg.healthy(now)

@@ -2,7 +2,7 @@
 // file-system events (debounced, so an editor save or a `cp` in chunks is one read), and
 // re-listed every checkFrequencyMs so that a missed event changes nothing. Each read produces a
 // full snapshot; only a changed snapshot is emitted (the first one always).
-import {Stats, watch, type FSWatcher} from 'node:fs'
+import {Stats} from 'node:fs'
 import {stat} from 'node:fs/promises'
 import {basename, dirname} from 'node:path'
 import {readLocation} from '../manifest/read.js'
@@ -10,6 +10,7 @@ import type {Clock} from '../util/clock.js'
 import {errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
 import {createSource, type SourceCore} from './source-base.js'
+import {DirWatcher} from './dir-watcher.js'
 import type {ManifestSource} from './types.js'
 
 export interface FileSourceOptions {
@@ -21,8 +22,6 @@ export interface FileSourceOptions {
   /** Quiet time after a file-system event before reading (default 50 ms: short, since a half-written file only keeps the last good version). */
   debounceMs?: number
 }
-
-const MANIFEST_NAME = /\.(ya?ml|json)$/i
 
 export function createFileSource(opts: FileSourceOptions): ManifestSource {
   // The kubelet trims a trailing '/'; the path is how files and the source are named.
@@ -41,15 +40,14 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
     read: () => refresh(),
     close: () => {
       debounce?.abort()
-      closeWatcher()
+      watcher.close()
     },
   })
   const {cache}: SourceCore = core
 
   let debounce: AbortController | undefined
   let missingWarned = false
-  let watchError: string | undefined
-  let watched: {target: string; ino: number; watcher: FSWatcher} | undefined
+  const watcher = new DirWatcher(name, log, opts.checkFrequencyMs, () => schedule())
 
   const publish = (): void => core.publish()
 
@@ -58,7 +56,7 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
     if (isMissing(st)) {
       if (!missingWarned) log.warn('path does not exist, ignoring', {source: name})
       missingWarned = true
-      closeWatcher()
+      watcher.close()
       cache.retainOnly(new Set())
       cache.setSourceIssues([])
       publish()
@@ -73,7 +71,9 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
       return
     }
     const isDir = st.isDirectory()
-    await ensureWatcher(isDir ? path : dirname(path), isDir ? undefined : basename(path))
+    await watcher.watch(isDir ? path : dirname(path), isDir ? undefined : basename(path))
+    // A stop that came while the watch was being set up closes it again.
+    if (core.stopping.aborted) watcher.close()
 
     const result = await readLocation({kind: isDir ? 'dir' : 'file', path, arg: path})
     // A directory that cannot be listed says nothing about its files: keep them all.
@@ -111,40 +111,6 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
     })
   }
 
-  async function ensureWatcher(target: string, onlyName: string | undefined): Promise<void> {
-    // A directory removed and created again is a new inode: the old watch sees nothing.
-    const ino = await stat(target).then((s) => s.ino, () => -1)
-    if (core.stopping.aborted) return
-    if (watched && watched.target === target && watched.ino === ino) return
-    closeWatcher()
-    if (ino < 0) return
-    try {
-      const watcher = watch(target, {persistent: false}, (_event, file) => {
-        const fileName = typeof file === 'string' ? file : undefined
-        if (fileName !== undefined && !relevant(fileName, onlyName)) return
-        schedule()
-      })
-      watcher.on('error', () => {
-        // The watched directory went away; the next re-list sets up a new watch.
-        if (watched?.watcher === watcher) closeWatcher()
-        schedule()
-      })
-      watched = {target, ino, watcher}
-      if (watchError !== undefined) log.info('watching for changes again', {source: name})
-      watchError = undefined
-    } catch (err) {
-      const text = errorMessage(err)
-      if (text !== watchError) {
-        log.warn(`cannot watch for changes, relying on the re-list every ${opts.checkFrequencyMs / 1000}s`, {source: name, err: text})
-      }
-      watchError = text
-    }
-  }
-
-  function closeWatcher(): void {
-    watched?.watcher.close()
-    watched = undefined
-  }
 
   return source
 }
@@ -153,10 +119,4 @@ function isMissing(st: unknown): boolean {
   if (!(st instanceof Error)) return false
   const code = 'code' in st ? String(st.code) : ''
   return code === 'ENOENT' || code === 'ENOTDIR'
-}
-
-/** Events on names that can never be manifests (swap files, backups, dotfiles) are ignored. */
-function relevant(file: string, onlyName: string | undefined): boolean {
-  if (onlyName !== undefined) return file === onlyName
-  return !file.startsWith('.') && MANIFEST_NAME.test(file)
 }

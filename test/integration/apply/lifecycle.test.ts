@@ -5,6 +5,7 @@ import {mkdtempSync, rmSync, statSync, existsSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, beforeEach, describe, expect, it} from 'vitest'
+import {namedPod} from '../../support/pods.js'
 import type {Container, StaticPod} from '../../../src/api/types.js'
 import type {ExecSyncResult} from '../../../src/cri/api.js'
 import {runHook, LIFECYCLE_USER_AGENT, type HookTarget, type LifecycleHandler} from '../../../src/apply/lifecycle.js'
@@ -128,20 +129,15 @@ describe('executor: postStart hooks and termination-message files', () => {
   let warnings: string[]
 
   function staticPod(container: Partial<Container> = {}): StaticPod {
-    return {
-      pod: {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: {name: 'web-node1', namespace: 'default', uid: 'uid-1'},
-        spec: {
-          terminationGracePeriodSeconds: 20,
-          restartPolicy: 'Always',
-          containers: [{name: 'main', image: IMAGE, command: ['sleep', '3600'], terminationMessagePath: '/dev/termination-log', ...container}],
-        },
+    const main: Container = {name: 'main', image: IMAGE, command: ['sleep', '3600'], terminationMessagePath: '/dev/termination-log', ...container}
+    return namedPod('web', [main], {
+      uid: 'uid-1',
+      location: '/m/web.yaml',
+      mutate: (p) => {
+        p.spec.terminationGracePeriodSeconds = 20
+        p.spec.restartPolicy = 'Always'
       },
-      source: {kind: 'file', location: '/m/web.yaml', document: 0},
-      manifestName: 'web',
-    }
+    })
   }
 
   const plan: PodActions = {

@@ -39,6 +39,7 @@ module.exports = {
       to: {path: '^src/host/', pathNot: '^src/host/port\\.ts$'},
     },
     layer('manifest', [...base, 'volumes', 'kuberuntime'], 'reading and validating manifests'),
+    layer('store', [...base, 'host/port', 'kuberuntime'], 'what the managing process knew: status records and events, on disk through the host port'),
     layer('volumes', [...base, 'host/port', 'cri/api', 'kuberuntime'], 'the volume-kind registry: one record per kind, effects through the host port'),
     layer('kuberuntime', [...base, ...port], 'pod ↔ CRI translation: below every decision and effect'),
     layer('pod', [...base, 'kuberuntime'], 'pure facts about a pod shared by decide, status, prober'),
@@ -47,8 +48,8 @@ module.exports = {
     layer('status', [...base, 'pod', 'kuberuntime'], 'pure status generation'),
     layer('prober', [...base, ...port, 'pod', 'kuberuntime'], 'probes'),
     layer('pleg', [...base, ...port, 'pod', 'kuberuntime', 'images'], 'the runtime cache and the relist that fills it'),
-    layer('apply', [...base, ...port, 'host/port', 'volumes', 'pod', 'kuberuntime', 'decide', 'prober', 'images'], 'host and runtime effects of one plan'),
-    layer('loop', [...base, ...port, 'host/port', 'volumes', 'pod', 'kuberuntime', 'decide', 'status', 'prober', 'pleg', 'images', 'apply'], 'pod workers, run-once, the sync loop'),
+    layer('apply', [...base, ...port, 'host/port', 'store', 'volumes', 'pod', 'kuberuntime', 'decide', 'prober', 'images'], 'host and runtime effects of one plan'),
+    layer('loop', [...base, ...port, 'host/port', 'store', 'volumes', 'pod', 'kuberuntime', 'decide', 'status', 'prober', 'pleg', 'images', 'apply'], 'pod workers, run-once, the sync loop'),
     layer('sources', [...base, 'manifest'], 'manifest sources'),
     layer('server', [...base], 'the HTTP server gets its data injected'),
     {

@@ -9,6 +9,8 @@ import type {SyncInputs} from '../apply/execute-plan.js'
 import {errorMessage} from '../util/errors.js'
 import {admitPod, rejectedStatus} from '../decide/admission.js'
 import type {NodeInfo} from '../util/node-info.js'
+import type {StatusRecorder} from '../store/status-store.js'
+import {withTransitionTimes} from '../status/transitions.js'
 
 /** What `run` waits for (CLI.md `--wait`). */
 export type WaitFor = 'running' | 'ready' | 'none'
@@ -28,6 +30,8 @@ export interface RunOnceOptions {
   /** Pause between checks while a pod is on its way (containers starting, back-off). */
   pollMs?: number
   signal?: AbortSignal | undefined
+  /** Where each pod's computed status goes while the run manages it (the status store). */
+  statusRecorder?: StatusRecorder | undefined
 }
 
 export type PodRunOutcome = 'done' | 'failed' | 'timeout'
@@ -68,7 +72,9 @@ export async function runOnce(
       }
       const reason = `rejected: ${verdict.reason}: ${verdict.message}`
       onProgress({pod: sp.pod.metadata.name, kind: 'result', outcome: 'failed', text: reason})
-      results[i] = {sp, outcome: 'failed', reason, status: rejectedStatus(sp, verdict)}
+      const status = withTransitionTimes(undefined, rejectedStatus(sp, verdict), ctx.clock.now())
+      opts.statusRecorder?.record(sp, status)
+      results[i] = {sp, outcome: 'failed', reason, status}
     })
   } else pods.forEach((sp, i) => toRun.push({i, sp}))
   const queue = toRun.values()
@@ -103,11 +109,13 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inp
       // A runtime error (runtime restarting, deadline) is retried until the deadline.
       lastReason = errorMessage(err)
       onProgress({pod: name, kind: 'waiting', text: `sync failed, retrying: ${lastReason}`})
+      if (lastStatus.containerStatuses) opts.statusRecorder?.record(sp, lastStatus, {lastSyncError: {message: lastReason, at: ctx.clock.now()}})
       if (ctx.clock.now() >= deadline) return finish('timeout', lastReason)
       await ctx.clock.sleep(Math.min(1000, Math.max(0, deadline - ctx.clock.now())), opts.signal)
       continue
     }
-    lastStatus = outcome.status
+    lastStatus = withTransitionTimes(lastStatus, outcome.status, ctx.clock.now())
+    opts.statusRecorder?.record(sp, lastStatus)
     const permanent = outcome.failures.find((f) => f.permanent)
     if (permanent) return finish('failed', `${permanent.container ? `container "${permanent.container}" ` : ''}${permanent.reason}: ${permanent.message}`)
     everStarted ||= allStarted(lastStatus)

@@ -19,6 +19,8 @@ import {planGarbage} from '../decide/gc.js'
 import {limiter} from '../util/limiter.js'
 import {DEFAULT_LOG_ROTATION, rotateLogs, type LogRotationOptions} from '../apply/log-rotation.js'
 import type {NodeInfo} from '../util/node-info.js'
+import type {StatusRecorder} from '../store/status-store.js'
+import {withTransitionTimes} from '../status/transitions.js'
 
 export interface SyncLoopMetrics {
   observeWorker(operation: 'create' | 'update' | 'sync' | 'kill', seconds: number): void
@@ -87,7 +89,10 @@ export interface SyncLoopDeps {
   /** The node pods are admitted against; without it every pod is admitted. */
   node?: NodeInfo | undefined
   metrics?: SyncLoopMetrics | undefined
+  /** Where each pod's computed status goes, for every other reader (the status store). */
+  statusRecorder?: StatusRecorder | undefined
 }
+
 
 export class SyncLoop {
   private readonly pods = new Map<string, PodRecord>()
@@ -100,6 +105,7 @@ export class SyncLoop {
   /** The node's effects (garbage collection, log rotation, pod removal) and its runtime view. */
   private readonly effects: ExecutorDeps
   private readonly cache: RuntimeCache
+  private readonly effectsBackOff: SyncContext['backOff']
 
   constructor(
     private readonly deps: SyncLoopDeps,
@@ -110,6 +116,7 @@ export class SyncLoop {
     this.limit = limiter(this.opts.parallelism)
     this.effects = deps.sync.deps
     this.cache = deps.sync.cache
+    this.effectsBackOff = deps.sync.backOff
     this.workers = new PodWorkers({sync: (sp, reason) => this.syncOne(sp, reason), kill: (w) => this.killOne(w)}, deps.logger, deps.clock)
   }
 
@@ -173,7 +180,10 @@ export class SyncLoop {
         break
       }
       case 'REMOVE': {
+        const gone = this.pods.get(uid)
         this.pods.delete(uid)
+        // A refused pod never ran: nothing will be terminated, so its record goes now.
+        if (gone?.rejected) void this.deps.statusRecorder?.remove(uid)
         this.deps.logger.info('Pod removed from its source', {pod: sp.pod.metadata.name, source: sp.source.location})
         if (this.deps.sourcesReady()) this.workers.update({type: 'kill', uid, sp, reason: 'its manifest is gone'})
         break
@@ -263,7 +273,8 @@ export class SyncLoop {
       return true
     }
     rec.rejected = verdict
-    rec.status = rejectedStatus(rec.sp, verdict)
+    rec.status = withTransitionTimes(rec.status, rejectedStatus(rec.sp, verdict), this.deps.clock.now())
+    this.deps.statusRecorder?.record(rec.sp, rec.status)
     this.deps.logger.warn('Pod rejected by admission', {pod: rec.sp.pod.metadata.name, reason: verdict.reason, message: verdict.message})
     return false
   }
@@ -271,6 +282,16 @@ export class SyncLoop {
   /** The runtime's pods from a read no older than a housekeeping period (the PLEG's, in watch). */
   private recentPods(): Promise<RuntimePod[]> {
     return this.cache.allNewerThan(this.deps.clock.now() - this.opts.housekeepingIntervalMs)
+  }
+
+  /** When the back-off of each waiting container ends. */
+  private backOffUntil(rec: PodRecord, names: readonly string[], now: number): Record<string, number> {
+    const out: Record<string, number> = {}
+    for (const name of names) {
+      const until = this.effectsBackOff.get(backOffKey(rec.sp, name), now)?.until
+      if (until !== undefined) out[name] = until
+    }
+    return out
   }
 
   private jitter(ms: number): number {
@@ -287,7 +308,7 @@ export class SyncLoop {
       // The cache answers when it was read after the pod's last change; else it reads the runtime.
       const outcome = await this.limit(() => syncPod(sync, rec.sp, rec.waiting, {objects: this.deps.objects()}, rec.lastChangeAt))
       if (outcome.plan.actions.length > 0) rec.lastChangeAt = clock.now()
-      rec.status = outcome.status
+      rec.status = withTransitionTimes(rec.status, outcome.status, clock.now())
       rec.everSynced = true
       for (const a of outcome.plan.actions) {
         logger.info(describeAction(a), {pod: sp.pod.metadata.name})
@@ -299,6 +320,7 @@ export class SyncLoop {
       const until = outcome.plan.blocked
         .map((b) => sync.backOff.get(backOffKey(rec.sp, b.name), now)?.until)
         .filter((t): t is number => t !== undefined)
+      this.deps.statusRecorder?.record(rec.sp, rec.status, {backOffUntil: this.backOffUntil(rec, outcome.plan.blocked.map((b) => b.name), now)})
       if (until.length > 0) rec.nextSyncAt = Math.min(...until)
       else if (outcome.failures.length > 0) rec.nextSyncAt = now + this.jitter(this.opts.errorBackOffMs)
       else rec.nextSyncAt = now + this.jitter(this.opts.resyncIntervalMs)
@@ -309,9 +331,11 @@ export class SyncLoop {
         metrics?.observePodStart((now - rec.firstSeenAt) / 1000)
       }
     } catch (err) {
-      rec.nextSyncAt = clock.now() + this.jitter(this.opts.errorBackOffMs)
+      const now = clock.now()
+      rec.nextSyncAt = now + this.jitter(this.opts.errorBackOffMs)
       metrics?.syncError()
       logger.error('Error syncing pod, will retry', {pod: sp.pod.metadata.name, err: errorMessage(err)})
+      if (rec.status) this.deps.statusRecorder?.record(rec.sp, rec.status, {lastSyncError: {message: errorMessage(err), at: now}})
     } finally {
       metrics?.observeWorker(reason === 'create' || reason === 'update' ? reason : 'sync', (clock.now() - started) / 1000)
     }
@@ -323,6 +347,8 @@ export class SyncLoop {
     try {
       const observed = (await this.cache.getNewerThan(work.uid, clock.now())) ?? work.observed
       sync.prober?.removePod(work.uid)
+      // No write of this pod's record may follow (it would bring its directory back).
+      await this.deps.statusRecorder?.remove(work.uid)
       if (!observed) return
       logger.info('Stopping pod', {pod: observed.name, reason: work.reason})
       await terminatePod(this.effects, observed, work.sp?.pod)

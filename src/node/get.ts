@@ -1,10 +1,37 @@
-// `get pods`: kube-node's pods read from the runtime, with kubelet-style status, as a v1 PodList.
+// `get pods`: kube-node's pods as a v1 PodList, with the status the managing process recorded
+// while it still describes the runtime's containers, else the status the runtime alone gives.
+// Never runs a probe: readiness is what the manager's probers concluded.
 import type {Pod, PodList} from '../api/types.js'
+import type {StatusRecord} from '../api/status-record.js'
 import type {KubeNode} from './create-node.js'
 import {generatePodStatus} from '../status/generate.js'
-import {probeOnce} from '../prober/probe-once.js'
-import {listManagedPods, matchesName} from './pods.js'
+import {mergeStatus} from '../status/merge.js'
+import {rfc3339} from '../status/container-status.js'
+import {manifestHashOf} from '../store/status-store.js'
+import {listManagedPods, matchesName, type ManagedPod} from './pods.js'
+import {writerRunning} from './process-identity.js'
 import {NotFoundError} from '../util/errors.js'
+
+/** Where a pod's status came from: `recorded` (by its manager) or `runtime` (the runtime alone). */
+export const STATUS_SOURCE_ANNOTATION = 'kube-node.io/status-source'
+/** Who recorded the status last, when, and whether that process still runs. */
+export const STATUS_WRITER_ANNOTATION = 'kube-node.io/status-writer'
+
+export function describeWriter(record: StatusRecord): string {
+  const w = record.writer
+  const state = writerRunning(w) ? 'running' : 'not running'
+  return `${w.command} (pid ${w.pid}, ${state}), ${rfc3339(record.at) ?? 'unknown time'}`
+}
+
+/** The pod as every reader shows it. */
+export function podView(node: KubeNode, p: ManagedPod): Pod {
+  const hostIP = node.sync.deps.hostIP
+  const runtimeStatus = generatePodStatus({sp: p.sp, runtime: p.observed, probes: new Map(), waiting: new Map(), hostIP})
+  const {status, source} = mergeStatus({record: p.record, runtime: p.observed, runtimeStatus, manifestHash: manifestHashOf(p.sp)})
+  const annotations: Record<string, string> = {...(p.sp.pod.metadata.annotations ?? {}), [STATUS_SOURCE_ANNOTATION]: source}
+  if (p.record) annotations[STATUS_WRITER_ANNOTATION] = describeWriter(p.record)
+  return {apiVersion: 'v1', kind: 'Pod', metadata: {...p.sp.pod.metadata, annotations}, spec: p.sp.pod.spec, status}
+}
 
 export async function getPods(node: KubeNode, name?: string): Promise<PodList> {
   let pods = await listManagedPods(node)
@@ -12,22 +39,7 @@ export async function getPods(node: KubeNode, name?: string): Promise<PodList> {
     pods = pods.filter((p) => matchesName(p, name))
     if (pods.length === 0) throw new NotFoundError(`pod "${name}" not found`)
   }
-  const hostIP = node.sync.deps.hostIP ?? ''
-  const items: Pod[] = (
-    await Promise.all(
-      pods.map(async ({sp, observed}): Promise<Pod> => {
-        const probes = await probeOnce(node.runtime, sp, observed, hostIP)
-        return {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: sp.pod.metadata,
-          spec: sp.pod.spec,
-          status: generatePodStatus({sp, runtime: observed, probes, waiting: new Map(), hostIP}),
-        }
-      }),
-    )
-  )
-    .sort((a, b) => `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`))
+  const items = pods.map((p) => podView(node, p)).sort((a, b) => `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`))
   return toPodList(items)
 }
 

@@ -4,12 +4,17 @@ import type {Pod, StaticPod} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import {CONFIG_HASH_ANNOTATION} from '../kuberuntime/labels.js'
 import {loadPod} from './pod-store.js'
+import type {StatusRecord} from '../api/status-record.js'
+import {readAllStatusRecords} from '../store/status-store.js'
 import type {KubeNode} from './create-node.js'
 
 export interface ManagedPod {
+  /** What the runtime has of the pod (nothing, for a pod that was refused or never got a sandbox). */
   observed: RuntimePod
   /** The last applied manifest, or one rebuilt from the runtime when none was stored. */
   sp: StaticPod
+  /** What the process that managed the pod recorded last. */
+  record?: StatusRecord | undefined
 }
 
 /** A minimal spec from what the runtime knows, for pods whose stored manifest is gone. */
@@ -31,11 +36,46 @@ export function podFromRuntime(rp: RuntimePod): StaticPod {
   }
 }
 
+/** A minimal spec from a status record, for a pod that never reached the runtime (refused by admission). */
+export function podFromRecord(record: StatusRecord): StaticPod {
+  const containers = (record.status.containerStatuses ?? []).map((c) => ({name: c.name, image: c.image}))
+  const manifestName = record.name.replace(/-[^-]+$/, '')
+  return {
+    manifestName,
+    source: {kind: 'file', location: '', document: 0},
+    pod: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {name: record.name, namespace: record.namespace, uid: record.uid, annotations: {[CONFIG_HASH_ANNOTATION]: record.manifestHash}},
+      spec: {containers, restartPolicy: 'Always'},
+    },
+  }
+}
+
+function nothingRuns(sp: StaticPod): RuntimePod {
+  const {name, namespace, uid} = sp.pod.metadata
+  return {uid, name, namespace, manifestName: sp.manifestName, sandboxes: [], containers: []}
+}
+
+/**
+ * This node's pods: those the runtime has, and those only a status record knows (refused by
+ * admission, or failed before their sandbox), each with its last record.
+ */
 export async function listManagedPods(node: KubeNode): Promise<ManagedPod[]> {
-  const observed = await node.cache.refresh()
-  return Promise.all(
-    observed.map(async (rp) => ({observed: rp, sp: (await loadPod(node.config.rootDir, rp.uid)) ?? podFromRuntime(rp)})),
+  const {rootDir, nodeName} = node.config
+  const [observed, records] = await Promise.all([node.cache.refresh(), readAllStatusRecords(node.fs, rootDir)])
+  const byUid = new Map(records.map((r) => [r.uid, r]))
+  const inRuntime = await Promise.all(observed.map(async (rp) => ({observed: rp, sp: (await loadPod(rootDir, rp.uid)) ?? podFromRuntime(rp), record: byUid.get(rp.uid)})))
+  const seen = new Set(observed.map((p) => p.uid))
+  const recordOnly = await Promise.all(
+    records
+      .filter((r) => !seen.has(r.uid) && r.name.endsWith(`-${nodeName}`))
+      .map(async (record) => {
+        const sp = (await loadPod(rootDir, record.uid)) ?? podFromRecord(record)
+        return {observed: nothingRuns(sp), sp, record}
+      }),
   )
+  return [...inRuntime, ...recordOnly]
 }
 
 /**

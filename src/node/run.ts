@@ -11,6 +11,8 @@ import {errorMessage} from '../util/errors.js'
 import {readNodeInfo} from '../util/node-info.js'
 import {DEFAULT_MAX_PODS} from './config.js'
 import {runOnce, type PodRunResult, type ProgressEvent, type WaitFor} from '../loop/run-once.js'
+import {StatusStore} from '../store/status-store.js'
+import {currentWriter} from './process-identity.js'
 
 export interface RunOptions {
   wait: WaitFor
@@ -43,11 +45,17 @@ export async function runPods(
   const admission = {node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), running}
   // Each step is shown as it begins (pulling, creating the sandbox, starting a container).
   const onStep = onProgress && ((pod: string, text: string): void => onProgress({pod, kind: 'action', text}))
-  return runOnce(
-    node.sync,
-    pods,
-    {wait: opts.wait, timeoutMs: Math.max(0, deadline - node.clock.now()), parallelism: node.config.parallelism, admission, firstReadAfter: started - 1, signal: opts.signal},
-    {objects, onStep},
-    onProgress,
-  )
+  // While it runs, `run` is the pods' manager: what it learns is recorded for every other reader.
+  const statusRecorder = new StatusStore({fs: node.fs, rootDir: node.config.rootDir, clock: node.clock, logger: node.logger}, currentWriter('run'))
+  try {
+    return await runOnce(
+      node.sync,
+      pods,
+      {wait: opts.wait, timeoutMs: Math.max(0, deadline - node.clock.now()), parallelism: node.config.parallelism, admission, firstReadAfter: started - 1, signal: opts.signal, statusRecorder},
+      {objects, onStep},
+      onProgress,
+    )
+  } finally {
+    await statusRecorder.flush()
+  }
 }

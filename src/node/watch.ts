@@ -18,6 +18,8 @@ import type {KubeNodeMetrics} from './metrics.js'
 import {readNodeInfo} from '../util/node-info.js'
 import {DEFAULT_LOG_ROTATION} from '../apply/log-rotation.js'
 import {DEFAULT_MAX_PODS} from './config.js'
+import {StatusStore} from '../store/status-store.js'
+import {currentWriter} from './process-identity.js'
 
 export interface WatchOptions {
   manifestDir?: string
@@ -76,6 +78,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
   try {
     const sources = createSources(node, opts)
     const podConfig = new PodConfig(sources.map((s) => s.name))
+    const statusRecorder = new StatusStore({fs: node.fs, rootDir: node.config.rootDir, clock, logger}, currentWriter('watch'))
     const pleg = new Pleg(node.cache, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}, opts.metrics.pleg)
     const loop = new SyncLoop(
       {
@@ -86,6 +89,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
         objects: () => podConfig.objects(),
         node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS),
         metrics: opts.metrics,
+        statusRecorder,
       },
       {
         resyncIntervalMs: opts.resyncIntervalMs,
@@ -143,6 +147,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     await Promise.all(sources.map((s) => s.stop()))
     await pleg.stop()
     await loop.stop(5_000)
+    await statusRecorder.flush()
     await server.close()
   } finally {
     await lock.release()

@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {nodeHostFs} from '../../../src/host/node-host-fs.js'
-import {ensurePodDir} from '../../../src/apply/pod-dir.js'
+import {ensurePodDir} from '../../../src/store/pod-dir.js'
 
 const dirs: string[] = []
 const temp = (): string => {

@@ -1,0 +1,83 @@
+// The status store over an in-memory host: written only when the status changed, at most once a
+// second per pod with the last status always written, bounded, and read back only whole.
+import {describe, expect, it} from 'vitest'
+import type {PodStatus} from '../../../src/api/types.js'
+import {MAX_MESSAGE_CHARS, readAllStatusRecords, readStatusRecord, StatusStore} from '../../../src/store/status-store.js'
+import {podDataDir} from '../../../src/kuberuntime/naming.js'
+import {silentLogger} from '../../../src/util/logger.js'
+import {FakeClock} from '../../support/fake-clock.js'
+import {FakeHostFs} from '../../support/fake-host-fs.js'
+import {makeStaticPod, UID} from '../../support/pods.js'
+
+const ROOT = '/var/lib/kube-node'
+const WRITER = {command: 'watch' as const, pid: 42, startedAt: 0, processStart: '7'}
+
+function setup() {
+  const fs = new FakeHostFs()
+  const clock = new FakeClock()
+  const store = new StatusStore({fs, rootDir: ROOT, clock, logger: silentLogger}, WRITER)
+  const writes = (): number => fs.calls.filter((c) => c.startsWith('rename')).length
+  return {fs, clock, store, writes}
+}
+
+const waiting = (reason: string, message = ''): PodStatus => ({phase: 'Pending', containerStatuses: [{name: 'app', state: {waiting: {reason, message}}, ready: false, restartCount: 0, image: 'nginx', imageID: ''}]})
+const settle = (): Promise<void> => new Promise((r) => setImmediate(r))
+
+describe('StatusStore', () => {
+  it('writes a changed status at once, an unchanged one never again', async () => {
+    const {fs, store, writes} = setup()
+    const sp = makeStaticPod()
+    store.record(sp, waiting('ErrImagePull'))
+    await settle()
+    store.record(sp, waiting('ErrImagePull'))
+    await settle()
+    expect(writes()).toBe(1)
+    const rec = await readStatusRecord(fs, ROOT, UID)
+    expect(rec).toMatchObject({uid: UID, name: 'web-node1', writer: WRITER, status: waiting('ErrImagePull')})
+    expect(fs.dirs.get(podDataDir(ROOT, UID))).toBe(0o750)
+  })
+
+  it('a status that changes many times a second costs one write a second, and the last one is written', async () => {
+    const {fs, clock, store, writes} = setup()
+    const sp = makeStaticPod()
+    for (let i = 0; i < 50; i++) {
+      store.record(sp, waiting('CrashLoopBackOff', `restart ${i}`))
+      await settle()
+      clock.advance(100)
+      await settle()
+    }
+    // 50 changes over 5 s: at most one write per second.
+    expect(writes()).toBeLessThanOrEqual(6)
+    await store.flush()
+    expect((await readStatusRecord(fs, ROOT, UID))?.status).toEqual(waiting('CrashLoopBackOff', 'restart 49'))
+  })
+
+  it('cuts every message to a bound', async () => {
+    const {fs, store} = setup()
+    store.record(makeStaticPod(), waiting('Error', 'x'.repeat(100_000)))
+    await store.flush()
+    const message = (await readStatusRecord(fs, ROOT, UID))?.status.containerStatuses?.[0]?.state?.waiting?.message ?? ''
+    expect(message.length).toBe(MAX_MESSAGE_CHARS + 1)
+  })
+
+  it('reads back only a whole record of the right pod, and lists every record', async () => {
+    const {fs, store} = setup()
+    store.record(makeStaticPod(), waiting('ErrImagePull'))
+    await store.flush()
+    expect(await readAllStatusRecords(fs, ROOT)).toHaveLength(1)
+    await fs.writeFile(`${podDataDir(ROOT, UID)}/status.json`, '{"apiVersion": "kube-node.io/v1", "kind": "PodStatusRecord", "uid": "other"', 0o640)
+    expect(await readStatusRecord(fs, ROOT, UID)).toBeUndefined()
+  })
+
+  it('remove() deletes the record and no pending write brings it back', async () => {
+    const {fs, clock, store} = setup()
+    const sp = makeStaticPod()
+    store.record(sp, waiting('A'))
+    await settle()
+    store.record(sp, waiting('B'))
+    await store.remove(UID)
+    clock.advance(5000)
+    await store.flush()
+    expect(await readStatusRecord(fs, ROOT, UID)).toBeUndefined()
+  })
+})

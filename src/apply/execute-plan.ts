@@ -8,6 +8,8 @@
 import type {DNSConfig, PodSandboxConfig} from '../cri/api.js'
 import type {ImageService, RuntimeService} from '../cri/port.js'
 import type {StaticPod, ObjectStore} from '../api/types.js'
+import type {EventSink} from '../api/events.js'
+import {podObject} from '../pod/event-object.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Logger} from '../util/logger.js'
 import type {Clock} from '../util/clock.js'
@@ -46,6 +48,8 @@ export interface ExecutorDeps {
   serializePulls?: (<T>(pull: () => Promise<T>) => Promise<T>) | undefined
   /** Records the pod's manifest (pod.json) before its first effect; absent in unit tests. */
   savePod?: ((sp: StaticPod) => Promise<void>) | undefined
+  /** Where the steps report what they did and what failed (the event store). */
+  events?: EventSink | undefined
 }
 
 /** What one `run` or `watch` brings to a sync: the manifests' objects and who hears each step. */
@@ -75,7 +79,7 @@ export async function executePlan(
   const pod = {pod: sp.pod.metadata.name, uid: sp.pod.metadata.uid}
   const started: string[] = []
 
-  const failures: StepFailure[] = await pullImages(deps, plan, pod.uid, inputs.onStep)
+  const failures: StepFailure[] = await pullImages(deps, plan, sp.pod, inputs.onStep)
   const blocked = new Set(failures.map((f) => f.container))
   const willStart = (name: string): boolean => !blocked.has(name)
 
@@ -128,10 +132,12 @@ export async function executePlan(
       }
       case 'CreateSandbox': {
         logger.debug(2, 'Creating sandbox', {...pod, attempt: a.attempt, reason: a.reason})
+        if ((observed?.sandboxes.length ?? 0) > 0) deps.events?.emit(podObject(sp.pod), 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.')
         // The same pod as above with another attempt number: it builds if that one did.
         sandboxConfig = sandboxConfigFor(deps, sp, a.attempt)
         const outcome = await createSandbox(deps, sandboxConfig, observed)
         if ('failure' in outcome) {
+          deps.events?.emit(podObject(sp.pod), 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${outcome.failure.message}`)
           failures.push(outcome.failure)
           return {failures, sandboxId: '', started}
         }

@@ -10,6 +10,8 @@ import type {Logger} from '../util/logger.js'
 import {realClock} from '../util/clock.js'
 import {CONTAINER_PORTS_ANNOTATION, PRESTOP_HANDLER_ANNOTATION} from '../kuberuntime/labels.js'
 import {FAILED_PRE_STOP_HOOK, formatPod, runHook, type LifecycleHandler} from './lifecycle.js'
+import type {EventSink} from '../api/events.js'
+import {containerObject} from '../pod/event-object.js'
 import {ignoreNotFound} from '../cri/errors.js'
 
 export const DEFAULT_GRACE_PERIOD_SECONDS = 30
@@ -20,6 +22,7 @@ export interface KillDeps {
   logger: Logger
   /** Measures the preStop hook; the real clock when not given. */
   clock?: Clock | undefined
+  events?: EventSink | undefined
 }
 
 export interface KillOptions {
@@ -104,6 +107,11 @@ export async function killContainer(deps: KillDeps, target: KillTarget, pod: Pod
   let grace = baseGracePeriodSeconds(pod, spec, target.observed, opts)
   // A hook can only run in a running container (created ones never started).
   const running = target.observed === undefined || target.observed.state === 'running'
+  // A pod no manifest defines any more is going away with its events: only known pods report.
+  const event = (type: 'Normal' | 'Warning', reason: string, message: string): void => {
+    if (pod) deps.events?.emit(containerObject(pod, target.name), type, reason, message)
+  }
+  if (running) event('Normal', 'Killing', `Stopping container ${target.name}`)
   const preStop = grace > 0 && running ? await preStopOf(deps.runtime, spec, target.containerId) : undefined
   if (preStop) {
     const started = clock.now()
@@ -122,6 +130,7 @@ export async function killContainer(deps: KillDeps, target: KillTarget, pod: Pod
     )
     if (!result.ok) {
       deps.logger.warn(FAILED_PRE_STOP_HOOK, {pod: meta?.name, container: target.name, err: result.message})
+      event('Warning', FAILED_PRE_STOP_HOOK, result.message)
     }
     // Whole seconds, as the kubelet counts them.
     grace -= Math.floor((clock.now() - started) / 1000)

@@ -6,25 +6,40 @@ import {describeAction} from '../decide/describe.js'
 import {CriError, errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
 import type {StepFailure} from './step-failure.js'
+import type {EventSink} from '../api/events.js'
+import type {Pod} from '../api/types.js'
+import {containerObject} from '../pod/event-object.js'
+import type {Clock} from '../util/clock.js'
 
 export interface PullDeps {
   images: ImageService
   logger: Logger
   /** Runs image pulls one at a time (kubelet serializeImagePulls); absent: pulls run in parallel. */
   serializePulls?: (<T>(pull: () => Promise<T>) => Promise<T>) | undefined
+  events?: EventSink | undefined
+  clock: Clock
 }
 
 /** One ErrImagePull failure per container whose image could not be pulled. */
-export async function pullImages(deps: PullDeps, plan: PodActions, uid: string, onStep?: (pod: string, text: string) => void): Promise<StepFailure[]> {
+export async function pullImages(deps: PullDeps, plan: PodActions, pod: Pod, onStep?: (pod: string, text: string) => void): Promise<StepFailure[]> {
+  const uid = pod.metadata?.uid ?? ''
+  const event = (containers: readonly string[], type: 'Normal' | 'Warning', reason: string, message: string): void => {
+    for (const c of containers) deps.events?.emit(containerObject(pod, c), type, reason, message)
+  }
   const failures: StepFailure[] = []
   for (const a of plan.actions) {
     if (a.type !== 'PullImage') continue
     onStep?.(plan.name, describeAction(a))
     deps.logger.debug(2, 'Pulling image', {pod: plan.name, uid, image: a.image, reason: a.reason})
+    event(a.containers, 'Normal', 'Pulling', `Pulling image "${a.image}"`)
+    const started = deps.clock.now()
     try {
       const pull = (): Promise<string> => deps.images.pullImage({image: a.image, userSpecifiedImage: a.image})
       await (deps.serializePulls ? deps.serializePulls(pull) : pull())
+      event(a.containers, 'Normal', 'Pulled', `Successfully pulled image "${a.image}" in ${((deps.clock.now() - started) / 1000).toFixed(3)}s`)
     } catch (err) {
+      event(a.containers, 'Warning', 'Failed', `Failed to pull image "${a.image}": ${errorMessage(err)}`)
+      event(a.containers, 'Warning', 'Failed', 'Error: ErrImagePull')
       const permanent = err instanceof CriError && err.code === 'NotFound'
       for (const c of a.containers) {
         failures.push({container: c, reason: 'ErrImagePull', message: `failed to pull image "${a.image}": ${errorMessage(err)}`, permanent})

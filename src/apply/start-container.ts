@@ -10,10 +10,13 @@ import {killContainer} from './kill.js'
 import {FAILED_POST_START_HOOK, POST_START_TIMEOUT_MS, formatPod, runHook} from './lifecycle.js'
 import {prepareContainer, type PrepareDeps, type SandboxRef} from './prepare-container.js'
 import type {StepFailure} from './step-failure.js'
+import type {EventSink} from '../api/events.js'
+import {containerObject} from '../pod/event-object.js'
 
 export interface StartDeps extends PrepareDeps {
   runtime: RuntimeService
   clock: Clock
+  events?: EventSink | undefined
 }
 
 export interface StartOutcome {
@@ -28,7 +31,11 @@ function findContainer(sp: StaticPod, name: string): Container | undefined {
 }
 
 export async function startContainer(deps: StartDeps, sp: StaticPod, a: StartContainerAction, sandbox: SandboxRef, objects: ObjectStore): Promise<StartOutcome> {
-  const fail = (reason: StepFailure['reason'], message: string, permanent: boolean): StartOutcome => ({started: false, failure: {container: a.name, reason, message, permanent}})
+  const event = (type: 'Normal' | 'Warning', reason: string, message: string): void => deps.events?.emit(containerObject(sp.pod, a.name), type, reason, message)
+  const fail = (reason: StepFailure['reason'], message: string, permanent: boolean): StartOutcome => {
+    event('Warning', 'Failed', `Error: ${message}`)
+    return {started: false, failure: {container: a.name, reason, message, permanent}}
+  }
   const container = findContainer(sp, a.name)
   if (!container) return fail('CreateContainerConfigError', `container ${a.name} is not in the pod spec`, true)
   const {name, namespace, uid} = sp.pod.metadata
@@ -46,16 +53,19 @@ export async function startContainer(deps: StartDeps, sp: StaticPod, a: StartCon
   } catch (err) {
     return fail('CreateContainerError', errorMessage(err), false)
   }
+  event('Normal', 'Created', `Created container: ${a.name}`)
   try {
     await deps.runtime.startContainer(id)
   } catch (err) {
     return fail('RunContainerError', errorMessage(err), false)
   }
+  event('Normal', 'Started', `Started container ${a.name}`)
   const postStart = container.lifecycle?.postStart
   if (!postStart) return {started: true}
   const hook = await runHook(deps, postStart, {containerId: id, containerName: a.name, pod: formatPod(name, namespace, uid), podIP: sandbox.ip, ports: container.ports ?? []}, POST_START_TIMEOUT_MS)
   if (hook.ok) return {started: true}
   deps.logger.warn(FAILED_POST_START_HOOK, {pod: name, container: a.name, err: hook.message})
+  event('Warning', FAILED_POST_START_HOOK, hook.message)
   await killContainer(deps, {containerId: id, name: a.name, podIP: sandbox.ip}, sp.pod, {reason: FAILED_POST_START_HOOK})
   return {started: true, failure: {container: a.name, reason: 'PostStartHookError', message: hook.message, permanent: false}}
 }

@@ -5,6 +5,7 @@ import type {Pod} from '../api/types.js'
 import type {RuntimeService} from '../cri/port.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {HostFs} from '../host/port.js'
+import type {EventSink} from '../api/events.js'
 import type {Logger} from '../util/logger.js'
 import type {Clock} from '../util/clock.js'
 import {podDataDir, podLogDirectory} from '../kuberuntime/naming.js'
@@ -20,6 +21,7 @@ export interface TerminateDeps {
   podLogsDir: string
   /** Times preStop hooks; the real clock when not given. */
   clock?: Clock | undefined
+  events?: EventSink | undefined
 }
 
 export async function terminatePod(
@@ -42,6 +44,8 @@ export async function terminatePod(
     deps.logger.warn('Not removing the files of a pod whose runtime labels name a path outside kube-node\'s directories', {pod: observed.name, uid: observed.uid, err: err.message})
     return
   }
+  // No event of this pod may be written once its directory is gone.
+  await deps.events?.forget?.(observed.uid)
   // tmpfs volumes (memory emptyDirs, secrets) must be unmounted before the directory goes.
   await cleanupVolumes(deps, observed.uid)
   await deps.fs.removeAll(dataDir)

@@ -11,6 +11,7 @@ import {admitPod, rejectedStatus} from '../decide/admission.js'
 import type {NodeInfo} from '../util/node-info.js'
 import type {StatusRecorder} from '../store/status-store.js'
 import {withTransitionTimes} from '../status/transitions.js'
+import {podObject} from '../pod/event-object.js'
 
 /** What `run` waits for (CLI.md `--wait`). */
 export type WaitFor = 'running' | 'ready' | 'none'
@@ -74,6 +75,7 @@ export async function runOnce(
       onProgress({pod: sp.pod.metadata.name, kind: 'result', outcome: 'failed', text: reason})
       const status = withTransitionTimes(undefined, rejectedStatus(sp, verdict), ctx.clock.now())
       opts.statusRecorder?.record(sp, status)
+      ctx.deps.events?.emit(podObject(sp.pod), 'Warning', verdict.reason, verdict.message)
       results[i] = {sp, outcome: 'failed', reason, status}
     })
   } else pods.forEach((sp, i) => toRun.push({i, sp}))

@@ -21,6 +21,7 @@ import {DEFAULT_LOG_ROTATION, rotateLogs, type LogRotationOptions} from '../appl
 import type {NodeInfo} from '../util/node-info.js'
 import type {StatusRecorder} from '../store/status-store.js'
 import {withTransitionTimes} from '../status/transitions.js'
+import {podObject} from '../pod/event-object.js'
 
 export interface SyncLoopMetrics {
   observeWorker(operation: 'create' | 'update' | 'sync' | 'kill', seconds: number): void
@@ -275,6 +276,7 @@ export class SyncLoop {
     rec.rejected = verdict
     rec.status = withTransitionTimes(rec.status, rejectedStatus(rec.sp, verdict), this.deps.clock.now())
     this.deps.statusRecorder?.record(rec.sp, rec.status)
+    this.effects.events?.emit(podObject(rec.sp.pod), 'Warning', verdict.reason, verdict.message)
     this.deps.logger.warn('Pod rejected by admission', {pod: rec.sp.pod.metadata.name, reason: verdict.reason, message: verdict.message})
     return false
   }

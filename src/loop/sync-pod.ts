@@ -4,7 +4,8 @@
 import type {PodStatus, StaticPod} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Clock} from '../util/clock.js'
-import type {BackOffEntry, PodActions} from '../decide/actions.js'
+import type {BackOffEntry, BlockedContainer, PodActions} from '../decide/actions.js'
+import {containerObject} from '../pod/event-object.js'
 import type {PodProbeResults} from '../pod/probe-results.js'
 import type {BackOff} from './backoff.js'
 import {executePlan, type ExecutorDeps, type StepFailure, type SyncInputs} from '../apply/execute-plan.js'
@@ -57,6 +58,21 @@ export function backOffKey(sp: StaticPod, container: string): string {
   return `${sp.pod.metadata.uid}/${container}/${c ? containerHash(sp.pod, c) : ''}`
 }
 
+/** The kubelet's events for a container that waits: BackOff, and Failed for image problems. */
+function reportBlocked(ctx: SyncContext, sp: StaticPod, b: BlockedContainer): void {
+  const events = ctx.deps.events
+  if (!events) return
+  const object = containerObject(sp.pod, b.name)
+  const {name, namespace, uid} = sp.pod.metadata
+  if (b.reason === 'CrashLoopBackOff') {
+    events.emit(object, 'Warning', 'BackOff', `Back-off restarting failed container ${b.name} in pod ${name}_${namespace}(${uid})`)
+    return
+  }
+  const image = [...(sp.pod.spec.initContainers ?? []), ...sp.pod.spec.containers].find((c) => c.name === b.name)?.image ?? ''
+  if (b.reason === 'ImagePullBackOff') events.emit(object, 'Normal', 'BackOff', `Back-off pulling image "${image}"`)
+  events.emit(object, 'Warning', 'Failed', `Error: ${b.reason}`)
+}
+
 export function podBackOff(backOff: BackOff, sp: StaticPod, now: number): Map<string, BackOffEntry> {
   const out = new Map<string, BackOffEntry>()
   const spec = sp.pod.spec
@@ -102,7 +118,10 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
     // What this sync changed is seen by a read that begins after it.
     observed = await ctx.cache.getNewerThan(uid, ctx.clock.now())
   }
-  for (const b of plan.blocked) waiting.set(b.name, {reason: b.reason, message: b.message})
+  for (const b of plan.blocked) {
+    waiting.set(b.name, {reason: b.reason, message: b.message})
+    reportBlocked(ctx, sp, b)
+  }
   // ConfigMap and Secret edits reach containers that already run (only changed files are written).
   if (observed?.sandboxes[0]?.state === 'ready') await refreshProjectedVolumes({...ctx.deps, objects: inputs.objects}, sp)
   // Probe workers follow the containers that now run; status reads their current results.

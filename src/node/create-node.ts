@@ -10,6 +10,7 @@ import {realClock, type Clock} from '../util/clock.js'
 import {createGrpcRuntime} from '../cri/grpc/client.js'
 import {instrumentRuntime, type CriMetrics} from '../cri/instrumented.js'
 import {RuntimeCache} from '../pleg/runtime-cache.js'
+import {EventStore} from '../store/event-store.js'
 import {parseResolvConf} from '../kuberuntime/dns.js'
 import {BackOff} from '../loop/backoff.js'
 import {type HostFs} from '../host/port.js'
@@ -32,6 +33,8 @@ export interface KubeNode {
   readonly fs: HostFs
   /** The one view of the runtime's pods that every reader uses. */
   readonly cache: RuntimeCache
+  /** Events this process records (flushed before it ends). */
+  readonly events: EventStore
   readonly sync: SyncContext
   /** Where probe result changes go (watch: the sync loop); run just polls. */
   onProbeChange(handler: (uid: string) => void): void
@@ -69,8 +72,9 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
     })
   const runtime = instrumentRuntime(raw, {logger, clock, metrics: overrides.criMetrics})
   const hostDns = await readHostDns(config.resolvConf, logger)
+  const events = new EventStore({fs, rootDir: config.rootDir, clock, logger})
   let probeChanged: (uid: string) => void = () => {}
-  const prober = new ProbeManager({runtime: runtime.runtime, clock, logger, onChange: (uid) => probeChanged(uid)})
+  const prober = new ProbeManager({runtime: runtime.runtime, clock, logger, onChange: (uid) => probeChanged(uid), events})
   const cache = new RuntimeCache(runtime.runtime, runtime.images, clock, config.nodeName)
   const sync: SyncContext = Object.freeze({
     clock,
@@ -89,6 +93,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       clusterDomain: config.clusterDomain,
       clock,
       savePod: podRecorder(config.rootDir),
+      events,
       hostIP: primaryHostIP(),
       nodeCapacity: {cpuMilli: nodeCpuMilli(), memoryBytes: os.totalmem()},
       serializePulls: config.serializeImagePulls === false ? undefined : serialQueue(),
@@ -103,6 +108,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
     clock,
     fs,
     cache,
+    events,
     sync,
     onProbeChange: (handler) => {
       probeChanged = handler

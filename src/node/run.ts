@@ -56,6 +56,6 @@ export async function runPods(
       onProgress,
     )
   } finally {
-    await statusRecorder.flush()
+    await Promise.all([statusRecorder.flush(), node.events.flush()])
   }
 }

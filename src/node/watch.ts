@@ -147,7 +147,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     await Promise.all(sources.map((s) => s.stop()))
     await pleg.stop()
     await loop.stop(5_000)
-    await statusRecorder.flush()
+    await Promise.all([statusRecorder.flush(), node.events.flush()])
     await server.close()
   } finally {
     await lock.release()

@@ -8,6 +8,8 @@ import type {Clock} from '../util/clock.js'
 import type {Logger} from '../util/logger.js'
 import type {HandlerOutcome, HandlerTarget} from './handlers.js'
 import {runProbe, type ProbeType} from './probe.js'
+import type {EventSink} from '../api/events.js'
+import {containerObject} from '../pod/event-object.js'
 import {ProbeWorker, type WorkerTarget} from './worker.js'
 
 export interface ProbeManagerDeps {
@@ -22,6 +24,8 @@ export interface ProbeManagerDeps {
   hostIP?: string
   /** Runs one probe; default runProbe through `runtime`. Tests replace it. */
   run?: (probe: Probe, target: HandlerTarget) => Promise<HandlerOutcome>
+  /** Where failed probes are reported (Unhealthy events). */
+  events?: EventSink | undefined
 }
 
 const PROBE_FIELDS = [
@@ -106,6 +110,8 @@ export class ProbeManager {
       {
         uid,
         podName: sp.pod.metadata.name,
+        object: containerObject(sp.pod, target.container.name),
+        events: this.deps.events,
         type,
         clock,
         logger,

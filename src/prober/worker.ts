@@ -16,6 +16,7 @@ import type {Clock} from '../util/clock.js'
 import {errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
 import type {HandlerOutcome, HandlerTarget} from './handlers.js'
+import type {EventObject, EventSink} from '../api/events.js'
 import {expandExecProbe, probeTimings, type ProbeType} from './probe.js'
 
 /** The kubelet's maxProbeRetries: attempts of one run that errors before it is ignored. */
@@ -38,6 +39,9 @@ export interface WorkerTarget {
 export interface WorkerDeps {
   uid: string
   podName: string
+  /** The container, as events name it. */
+  object: EventObject
+  events?: EventSink | undefined
   type: ProbeType
   clock: Clock
   logger: Logger
@@ -168,7 +172,11 @@ export class ProbeWorker {
       this.last = result
       this.streak = 1
     }
-    if (result === 'Failure') logger.debug(1, `${type} probe failed`, this.fields({output, failures: this.streak}))
+    if (result === 'Failure') {
+      logger.debug(1, `${type} probe failed`, this.fields({output, failures: this.streak}))
+      // Every failed run is an Unhealthy event, as the kubelet's prober reports them (they coalesce).
+      this.deps.events?.emit(this.deps.object, 'Warning', 'Unhealthy', `${type[0]?.toUpperCase() ?? ''}${type.slice(1)} probe failed: ${output}`)
+    }
     const threshold = result === 'Failure' ? timings.failureThreshold : timings.successThreshold
     if (this.streak < threshold) return
     if (result !== this.current) {

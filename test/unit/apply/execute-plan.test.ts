@@ -72,7 +72,7 @@ describe('pullImages', () => {
   ])('%s', async (_name, image, failures, expected) => {
     for (const code of failures) fake.failNext('PullImage', code as 'Unavailable')
     const steps: string[] = []
-    const out = await pullImages(deps(), plan([{type: 'PullImage', image, containers: ['app'], reason: 'not present'}]), UID, (_pod, text) => steps.push(text))
+    const out = await pullImages(deps(), plan([{type: 'PullImage', image, containers: ['app'], reason: 'not present'}]), pod().pod, (_pod, text) => steps.push(text))
     expect(out.map((f) => ({reason: f.reason, permanent: f.permanent}))).toEqual(expected)
     expect(out.every((f) => f.container === 'app' && f.message.includes(image))).toBe(true)
     expect(steps).toEqual([`pull image ${image} (for "app"): not present`])
@@ -84,7 +84,7 @@ describe('pullImages', () => {
       serialized++
       return pull()
     }
-    const out = await pullImages(deps({serializePulls}), plan([{type: 'PullImage', image: 'nope:1', containers: ['a', 'b'], reason: 'r'}]), UID)
+    const out = await pullImages(deps({serializePulls}), plan([{type: 'PullImage', image: 'nope:1', containers: ['a', 'b'], reason: 'r'}]), pod().pod)
     expect(out.map((f) => f.container)).toEqual(['a', 'b'])
     expect(serialized).toBe(1)
   })

@@ -16,6 +16,8 @@ export type {
   PodList,
   ConfigMap,
   Secret,
+  Event,
+  EventList,
 } from 'kubernetes-types/core/v1.js'
 export type {ObjectMeta} from 'kubernetes-types/meta/v1.js'
 

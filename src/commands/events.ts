@@ -1,0 +1,53 @@
+import {Args, Flags} from '@oclif/core'
+import {BaseCommand} from '../cli/base-command.js'
+import {listEvents} from '../node/events.js'
+import {EVENT_HEADERS, eventRow, paintType, renderEvents} from '../cli/render/events.js'
+import {renderTable} from '../cli/render/table.js'
+import {toJson, toYaml, useColor} from '../cli/render/output.js'
+
+export default class Events extends BaseCommand<typeof Events> {
+  static override summary = "Show the pods' events: what kube-node did to them and what went wrong, in the kubelet's words."
+  static override examples = ['<%= config.bin %> events', '<%= config.bin %> events web', '<%= config.bin %> events web --watch', '<%= config.bin %> events -o json']
+  static override args = {
+    pod: Args.string({description: 'Only this pod: the manifest name (web) or the full static-pod name (web-<node>).'}),
+  }
+  static override flags = {
+    watch: Flags.boolean({char: 'w', summary: 'After listing, keep printing events as they happen, until interrupted.'}),
+    output: Flags.option({char: 'o', options: ['table', 'json', 'yaml'] as const, default: 'table' as const, summary: 'Output format.'})(),
+  }
+
+  async run(): Promise<void> {
+    const {args} = await this.parse(Events)
+    const node = await this.kubeNode()
+    const list = await listEvents(node, args.pod)
+    const color = useColor()
+    const text = renderEvents(list, this.flags.output, color, node.clock.now())
+    if (text) this.out(text)
+    else if (this.flags.output === 'table' && !this.flags.watch) process.stderr.write('No events found.\n')
+    if (!this.flags.watch) return
+
+    // Poll the event files: a new event, or one whose count went up, is printed once more.
+    const seen = new Map(list.items.map((e) => [e.metadata.name ?? '', e.count ?? 0]))
+    const abort = new AbortController()
+    const offSignals = this.onSignals(() => abort.abort())
+    try {
+      let header = list.items.length === 0
+      while (!abort.signal.aborted) {
+        await node.clock.sleep(1000, abort.signal)
+        if (abort.signal.aborted) break
+        const fresh = (await listEvents(node, args.pod)).items.filter((e) => seen.get(e.metadata.name ?? '') !== (e.count ?? 0))
+        for (const e of fresh) seen.set(e.metadata.name ?? '', e.count ?? 0)
+        if (fresh.length === 0) continue
+        if (this.flags.output === 'table') {
+          const lines = renderTable(EVENT_HEADERS, fresh.map((e) => eventRow(e, node.clock.now())), {color, paint: paintType}).split('\n')
+          this.out((header ? lines : lines.slice(1)).join('\n'))
+          header = false
+        } else {
+          for (const e of fresh) this.out(this.flags.output === 'json' ? toJson(e) : `---\n${toYaml(e)}`)
+        }
+      }
+    } finally {
+      offSignals()
+    }
+  }
+}

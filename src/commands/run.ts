@@ -6,6 +6,7 @@ import {renderRunResults} from '../cli/render/run-results.js'
 import {durationFlag} from '../cli/flags.js'
 import {PodFailedError} from '../util/errors.js'
 import {planPods} from '../node/plan.js'
+import {failureReports} from '../node/failure-report.js'
 import {renderPlans} from '../cli/render/plan.js'
 import {useColor} from '../cli/render/output.js'
 
@@ -43,7 +44,7 @@ export default class Run extends BaseCommand<typeof Run> {
       progress.stop()
       offSignals()
     }
-    this.out(renderRunResults(results, flags.output, useColor(), node.clock.now()))
+    this.out(renderRunResults(results, flags.output, useColor(), node.clock.now(), await failureReports(node, results)))
     const failed = results.filter((r) => r.outcome !== 'done')
     if (failed.length > 0) {
       throw new PodFailedError(failed.map((r) => `pod ${r.sp.pod.metadata.name} ${r.outcome === 'timeout' ? 'did not reach its goal' : 'failed'}: ${r.reason}`).join('; '))

@@ -1,6 +1,6 @@
 // The import rules of ARCHITECTURE.md, checked by `npm run layers` in the test script. Layers,
 // from the top: commands → cli → node (composition root) → loop, sources, server → apply →
-// decide, status, prober, pleg, images → pod → manifest → volumes → kuberuntime → cri and host
+// decide, status, prober, pleg, images → pod → manifest → store, volumes → kuberuntime → cri and host
 // (ports) → api, util. cri/grpc and host/ (but host/port.ts) are adapters that only node/ may pick.
 // A rule lists what a folder may import from src/; anything else is a violation named by its rule.
 

@@ -8,6 +8,9 @@ import type {PlegMetrics} from '../pleg/relist.js'
 
 export type WorkerOperation = 'create' | 'update' | 'sync' | 'kill'
 
+const STORE_FILES = ['status', 'events'] as const
+export type StoreFile = (typeof STORE_FILES)[number]
+
 export interface KubeNodeMetrics {
   readonly registry: Registry
   /** For cri/instrumented.ts: kubelet_runtime_operations_*. */
@@ -22,6 +25,8 @@ export interface KubeNodeMetrics {
   syncError(): void
   /** Manifests of `source` (a file, directory or URL) that could not be used. */
   setManifestErrors(source: string, n: number): void
+  /** Where the store's write counts come from (status records and event files), read at each scrape. */
+  countStoreWrites(counts: () => Record<StoreFile, number>): void
   /** The exposition text for /metrics. */
   text(): Promise<string>
   /** Content type of text(): `text/plain; version=0.0.4; charset=utf-8`. */
@@ -122,6 +127,22 @@ export function createMetrics(): KubeNodeMetrics {
     registers,
   })
 
+  let storeCounts: () => Record<StoreFile, number> = () => ({status: 0, events: 0})
+  const counted: Record<StoreFile, number> = {status: 0, events: 0}
+  new Counter({
+    name: 'kube_node_store_writes_total',
+    help: 'Cumulative number of files written by the status and event stores (at most one per pod and second each).',
+    labelNames: ['file'],
+    registers,
+    collect() {
+      const now = storeCounts()
+      for (const file of STORE_FILES) {
+        this.inc({file}, Math.max(0, now[file] - counted[file]))
+        counted[file] = now[file]
+      }
+    },
+  })
+
   // Series that exist from the start, so a scrape shows zeros instead of nothing.
   runningPods.set(0)
   for (const state of CONTAINER_STATES) runningContainers.set({container_state: state}, 0)
@@ -158,6 +179,9 @@ export function createMetrics(): KubeNodeMetrics {
     setRunning,
     syncError: () => syncErrors.inc(),
     setManifestErrors: (source, n) => manifestErrors.set({source}, n),
+    countStoreWrites: (counts) => {
+      storeCounts = counts
+    },
     text: () => registry.metrics(),
   }
 }

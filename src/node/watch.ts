@@ -79,6 +79,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     const sources = createSources(node, opts)
     const podConfig = new PodConfig(sources.map((s) => s.name))
     const statusRecorder = new StatusStore({fs: node.fs, rootDir: node.config.rootDir, clock, logger}, currentWriter('watch'))
+    opts.metrics.countStoreWrites(() => ({status: statusRecorder.writeCount(), events: node.events.writeCount()}))
     const pleg = new Pleg(node.cache, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}, opts.metrics.pleg)
     const loop = new SyncLoop(
       {

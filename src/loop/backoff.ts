@@ -40,6 +40,16 @@ export class BackOff {
     return {until, reason: e.reason, message: `back-off ${secs}s ${what}`}
   }
 
+  /**
+   * Takes over a back-off another process was keeping (from its status record): `key` may be
+   * retried at `until`, and a failure after that doubles from the time left.
+   */
+  restore(key: string, until: number, now: number, reason: BackOffEntry['reason']): void {
+    if (until <= now || this.entries.has(key)) return
+    const delayMs = Math.min(Math.max(until - now, this.initialMs), this.maxMs)
+    this.entries.set(key, {delayMs, lastFailure: until - delayMs, reason})
+  }
+
   reset(key: string): void {
     this.entries.delete(key)
   }

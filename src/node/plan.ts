@@ -7,6 +7,7 @@ import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
 import {processManifestIO} from './manifest-io.js'
 import {planPod} from '../loop/sync-pod.js'
+import {seedBackOff} from './seed-back-off.js'
 
 export interface PodPlan {
   sp: StaticPod
@@ -15,7 +16,9 @@ export interface PodPlan {
 
 export async function planPods(node: KubeNode, locations: string[]): Promise<PodPlan[]> {
   const {pods} = await loadStaticPods(locations, {nodeName: node.config.nodeName, clusterDomain: node.config.clusterDomain, io: processManifestIO()})
-  // One read of the runtime, begun now, serves every pod.
+  // One read of the runtime, begun now, serves every pod; what another process backs off stays so.
   const now = node.clock.now()
+  await node.cache.refresh()
+  await seedBackOff(node, pods)
   return Promise.all(pods.map(async (sp) => ({sp, plan: (await planPod(node.sync, sp, now - 1)).plan})))
 }

@@ -13,6 +13,7 @@ import {DEFAULT_MAX_PODS} from './config.js'
 import {runOnce, type PodRunResult, type ProgressEvent, type WaitFor} from '../loop/run-once.js'
 import {StatusStore} from '../store/status-store.js'
 import {currentWriter} from './process-identity.js'
+import {seedBackOff} from './seed-back-off.js'
 
 export interface RunOptions {
   wait: WaitFor
@@ -42,6 +43,8 @@ export async function runPods(
     onError: (err) => onProgress?.({pod: '', kind: 'waiting', text: `runtime not reachable, retrying: ${errorMessage(err)}`}),
   })
   const running = listed.filter((sp) => !ours.has(sp.pod.metadata.uid))
+  // The read above is the cache's: pods another process backs off stay backed off.
+  await seedBackOff(node, pods)
   const admission = {node: readNodeInfo(node.config.nodeName, node.config.maxPods ?? DEFAULT_MAX_PODS), running}
   // Each step is shown as it begins (pulling, creating the sandbox, starting a container).
   const onStep = onProgress && ((pod: string, text: string): void => onProgress({pod, kind: 'action', text}))

@@ -1,6 +1,7 @@
 // The events of every pod this process manages, kept as the kubelet's event recorder keeps them:
 // an event like an earlier one of the same pod (same object, type, reason and message) only counts
-// up and moves its last timestamp. Per pod at most MAX_EVENTS_PER_POD (the least recent go first),
+// up and moves its last timestamp. Per pod at most MAX_EVENTS_PER_POD and in all at most
+// MAX_EVENTS_TOTAL (the least recent go first),
 // each message at most MAX_EVENT_MESSAGE characters; written to <root-dir>/pods/<uid>/events.json
 // at most once a second per pod, merged with what another process wrote there before, and removed
 // with the pod's directory.
@@ -16,6 +17,8 @@ import {RecordWriter} from './record-writer.js'
 
 export const EVENTS_FILE = 'events.json'
 export const MAX_EVENTS_PER_POD = 100
+/** Across every pod this process records: the pod with the most events gives up its least recent. */
+export const MAX_EVENTS_TOTAL = 5000
 /** The API server's limit on an event's message. */
 export const MAX_EVENT_MESSAGE = 1024
 const MAX_EVENTS_BYTES = 1024 * 1024
@@ -88,7 +91,19 @@ export class EventStore implements EventSink {
     const log = this.logOf(object)
     const cut = message.length > MAX_EVENT_MESSAGE ? `${message.slice(0, MAX_EVENT_MESSAGE)}…` : message
     log.events = addEvent(log.events, {type, reason, message: cut, ...(object.fieldPath ? {fieldPath: object.fieldPath} : {})}, this.deps.clock.now())
+    this.trimTotal()
     if (log.loading === undefined) this.save(object.uid, log)
+  }
+
+  private trimTotal(): void {
+    let total = 0
+    for (const l of this.pods.values()) total += l.events.length
+    while (total > MAX_EVENTS_TOTAL) {
+      const [uid, biggest] = [...this.pods.entries()].reduce((a, b) => (b[1].events.length > a[1].events.length ? b : a))
+      biggest.events = [...biggest.events].sort((a, b) => a.lastTimestamp - b.lastTimestamp).slice(1)
+      total--
+      if (biggest.loading === undefined) this.save(uid, biggest)
+    }
   }
 
   /** The pod is being removed: nothing more is written for it. */

@@ -22,4 +22,16 @@ describe('BackOff', () => {
     expect(b.size).toBe(1)
     expect(b.get('recent', 2 * MAX_BACKOFF_MS + 1)?.reason).toBe('ImagePullBackOff')
   })
+
+  it('restore takes over another process\'s back-off until its recorded end, and never shortens an own one', () => {
+    const b = new BackOff()
+    b.restore('taken', 40_000, 0, 'CrashLoopBackOff')
+    expect(b.get('taken', 39_999)).toMatchObject({until: 40_000, reason: 'CrashLoopBackOff'})
+    expect(b.get('taken', 40_000)).toBeUndefined()
+    b.next('own', 0, 'CrashLoopBackOff')
+    b.restore('own', 1_000, 0, 'CrashLoopBackOff')
+    expect(b.get('own', 5_000)?.until).toBe(INITIAL_BACKOFF_MS)
+    b.restore('over', 5, 10, 'CrashLoopBackOff')
+    expect(b.size).toBe(2)
+  })
 })

@@ -1,7 +1,7 @@
 // Events as the kubelet's recorder keeps them: repeats coalesce into a count, each pod's list is
 // bounded, another process's events are kept, and a removed pod's events are never written again.
 import {describe, expect, it} from 'vitest'
-import {addEvent, EventStore, MAX_EVENT_MESSAGE, MAX_EVENTS_PER_POD, readPodEvents} from '../../../src/store/event-store.js'
+import {addEvent, EventStore, MAX_EVENT_MESSAGE, MAX_EVENTS_PER_POD, MAX_EVENTS_TOTAL, readAllPodEvents, readPodEvents} from '../../../src/store/event-store.js'
 import {podDataDir} from '../../../src/kuberuntime/naming.js'
 import {silentLogger} from '../../../src/util/logger.js'
 import {FakeClock} from '../../support/fake-clock.js'
@@ -65,5 +65,21 @@ describe('EventStore', () => {
     await settle()
     await store.flush()
     expect(fs.dirs.has(podDataDir(ROOT, UID))).toBe(false)
+  })
+
+  it(`keeps at most ${MAX_EVENTS_TOTAL} events over all pods`, async () => {
+    const fs = new FakeHostFs()
+    const clock = new FakeClock()
+    const store = new EventStore({fs, rootDir: ROOT, clock, logger: silentLogger})
+    const pods = MAX_EVENTS_TOTAL / MAX_EVENTS_PER_POD + 10
+    for (let p = 0; p < pods; p++) {
+      for (let i = 0; i < MAX_EVENTS_PER_POD; i++) store.emit({uid: `uid-${p}`, name: `p${p}-node1`, namespace: 'default'}, 'Normal', 'Pulled', `image ${i}`)
+      clock.advance(1)
+    }
+    await settle()
+    await store.flush()
+    const total = (await readAllPodEvents(fs, ROOT)).reduce((n, d) => n + d.events.length, 0)
+    expect(total).toBeLessThanOrEqual(MAX_EVENTS_TOTAL)
+    expect(total).toBeGreaterThan(MAX_EVENTS_TOTAL - MAX_EVENTS_PER_POD)
   })
 })

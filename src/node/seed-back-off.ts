@@ -1,0 +1,23 @@
+// A `run` or `plan` beside a pod another process manages (a `watch`, an earlier `run`) starts from
+// what that process recorded: a container it was backing off stays backed off until the recorded
+// time, instead of being restarted at once and shown as if nothing had happened.
+import type {StaticPod} from '../api/types.js'
+import {backOffKey} from '../loop/sync-pod.js'
+import {recordDescribesRuntime} from '../status/merge.js'
+import {manifestHashOf, readStatusRecord} from '../store/status-store.js'
+import type {KubeNode} from './create-node.js'
+
+export async function seedBackOff(node: KubeNode, pods: readonly StaticPod[]): Promise<void> {
+  const now = node.clock.now()
+  await Promise.all(
+    pods.map(async (sp) => {
+      const record = await readStatusRecord(node.fs, node.config.rootDir, sp.pod.metadata.uid).catch(() => undefined)
+      if (!record?.backOffUntil || !recordDescribesRuntime(record, node.cache.get(sp.pod.metadata.uid), manifestHashOf(sp))) return
+      const statuses = [...(record.status.initContainerStatuses ?? []), ...(record.status.containerStatuses ?? [])]
+      for (const [name, until] of Object.entries(record.backOffUntil)) {
+        const reason = statuses.find((c) => c.name === name)?.state?.waiting?.reason
+        if (reason === 'CrashLoopBackOff' || reason === 'ImagePullBackOff') node.sync.backOff.restore(backOffKey(sp, name), until, now, reason)
+      }
+    }),
+  )
+}

@@ -69,7 +69,7 @@ export async function runHttpGet(
 function classify(res: Response): HandlerOutcome {
   if (res.status >= 200 && res.status < 300) return {result: 'Success', output: res.body}
   if (res.status >= 300 && res.status < 400) {
-    return {result: 'Success', output: `Probe terminated redirects, Response body: ${res.body}`}
+    return {result: 'Success', output: `Probe terminated redirects, Response body: ${res.body}`, warning: true}
   }
   return {result: 'Failure', output: `HTTP probe failed with statuscode: ${res.status}`}
 }

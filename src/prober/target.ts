@@ -14,7 +14,8 @@ export interface HandlerTarget {
  * Success/Failure is what the handler saw in the container; Error means it could not be run at
  * all (e.g. an unknown port name), which the prober retries and then ignores.
  */
-export type HandlerOutcome = {result: 'Success' | 'Failure' | 'Error'; output: string}
+/** `warning`: a success the kubelet reports as probe.Warning (a redirect to another host). */
+export type HandlerOutcome = {result: 'Success' | 'Failure' | 'Error'; output: string; warning?: true}
 
 /** The kubelet reads at most 10 KiB of a probe's output or response body. */
 export const MAX_OUTPUT_BYTES = 10 * 1024

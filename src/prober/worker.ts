@@ -149,6 +149,7 @@ export class ProbeWorker {
       this.deps.logger.warn(`${type} probe errored; this run is ignored`, this.fields({attempts: MAX_PROBE_ATTEMPTS, error: outcome.output}))
       return
     }
+    if (outcome.warning) this.deps.events?.emit(this.deps.object, 'Warning', 'ProbeWarning', `${title(type)} probe warning: ${outcome.output}`)
     this.record(outcome.result, outcome.output, timings)
   }
 
@@ -175,7 +176,7 @@ export class ProbeWorker {
     if (result === 'Failure') {
       logger.debug(1, `${type} probe failed`, this.fields({output, failures: this.streak}))
       // Every failed run is an Unhealthy event, as the kubelet's prober reports them (they coalesce).
-      this.deps.events?.emit(this.deps.object, 'Warning', 'Unhealthy', `${type[0]?.toUpperCase() ?? ''}${type.slice(1)} probe failed: ${output}`)
+      this.deps.events?.emit(this.deps.object, 'Warning', 'Unhealthy', `${title(type)} probe failed: ${output}`)
     }
     const threshold = result === 'Failure' ? timings.failureThreshold : timings.successThreshold
     if (this.streak < threshold) return
@@ -196,4 +197,9 @@ export class ProbeWorker {
   private fields(extra: Record<string, unknown>): Record<string, unknown> {
     return {pod: this.deps.podName, podUID: this.deps.uid, container: this.target.container.name, containerID: this.id, ...extra}
   }
+}
+
+/** `readiness` → `Readiness`, as the kubelet's event messages name probes. */
+function title(type: ProbeType): string {
+  return `${type[0]?.toUpperCase() ?? ''}${type.slice(1)}`
 }

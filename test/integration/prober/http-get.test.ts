@@ -74,7 +74,7 @@ describe('runHttpGet', () => {
 
   it('does not follow a redirect to another host, and succeeds with a warning', async () => {
     const out = await runHttpGet({port, path: '/away'}, target(), 1000)
-    expect(out).toEqual({result: 'Success', output: 'Probe terminated redirects, Response body: moved'})
+    expect(out).toEqual({result: 'Success', output: 'Probe terminated redirects, Response body: moved', warning: true})
   })
 
   it('fails after 10 redirects', async () => {

@@ -203,4 +203,22 @@ describe('executePlan', () => {
     expect(out.failures).toEqual([{container: '', reason: 'CreatePodSandboxError', message: expect.stringContaining('read-only'), permanent: false}])
     expect(fake.mutatingCalls()).toEqual([])
   })
+
+  it("reports each step as the kubelet's events: Pulling, Pulled, Created, Started; a failure as Failed", async () => {
+    const events: string[] = []
+    const sink = {emit: (o: {fieldPath?: string | undefined}, type: string, reason: string, message: string) => events.push(`${type} ${reason} ${o.fieldPath ?? ''}: ${message}`)}
+    await executePlan(deps({events: sink}), pod([{}, {image: 'redis:7'}]), plan([{type: 'PullImage', image: 'redis:7', containers: ['app1'], reason: 'r'}, create, start('app'), start('app1')]), undefined, INPUTS)
+    expect(events.map((e) => e.replace(/in [\d.]+s$/, 'in Ns'))).toEqual([
+      'Normal Pulling spec.containers{app1}: Pulling image "redis:7"',
+      'Normal Pulled spec.containers{app1}: Successfully pulled image "redis:7" in Ns',
+      'Normal Created spec.containers{app}: Created container: app',
+      'Normal Started spec.containers{app}: Started container app',
+      'Normal Created spec.containers{app1}: Created container: app1',
+      'Normal Started spec.containers{app1}: Started container app1',
+    ])
+    events.length = 0
+    await executePlan(deps({events: sink}), pod([{image: 'nope:1'}]), plan([{type: 'PullImage', image: 'nope:1', containers: ['app'], reason: 'r'}]), undefined, INPUTS)
+    expect(events.slice(1).map((e) => e.split(':')[0])).toEqual(['Warning Failed spec.containers{app}', 'Warning Failed spec.containers{app}'])
+    expect(events[2]).toBe('Warning Failed spec.containers{app}: Error: ErrImagePull')
+  })
 })

@@ -17,6 +17,9 @@ import {ignoreNotFound} from '../cri/errors.js'
 export const DEFAULT_GRACE_PERIOD_SECONDS = 30
 export const MIN_GRACE_PERIOD_SECONDS = 2
 
+/** How much longer than the grace period a stop may take before it is reported. */
+const EXCEEDED_GRACE_MARGIN_SECONDS = 5
+
 export interface KillDeps {
   runtime: RuntimeService
   logger: Logger
@@ -136,7 +139,12 @@ export async function killContainer(deps: KillDeps, target: KillTarget, pod: Pod
     grace -= Math.floor((clock.now() - started) / 1000)
   }
   grace = Math.max(MIN_GRACE_PERIOD_SECONDS, grace)
+  const stopping = clock.now()
   await ignoreNotFound(deps.runtime.stopContainer(target.containerId, grace))
+  // The runtime should have killed it when the grace period ran out; a few seconds more is its own slowness.
+  if (clock.now() - stopping > (grace + EXCEEDED_GRACE_MARGIN_SECONDS) * 1000) {
+    event('Warning', 'ExceededGracePeriod', 'Container runtime did not kill the pod within specified grace period.')
+  }
 }
 
 export interface StopPodOptions {

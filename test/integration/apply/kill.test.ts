@@ -95,6 +95,18 @@ describe('killContainer', () => {
     expect(fake.callsOf('StopContainer')[0]!.args).toEqual([id, 23])
   })
 
+  it('reports Killing, and ExceededGracePeriod when the runtime takes far longer than the grace period', async () => {
+    const events: string[] = []
+    const sink = {emit: (_o: unknown, type: string, reason: string) => events.push(`${type} ${reason}`)}
+    Object.assign(fake, {
+      stopContainer: async (): Promise<void> => {
+        clock.advance(40_000)
+      },
+    })
+    await killContainer({...deps, events: sink}, target(), pod(30))
+    expect(events).toEqual(['Normal Killing', 'Warning ExceededGracePeriod'])
+  })
+
   it('never gives StopContainer less than 2 seconds', async () => {
     execTaking(10_000)
     await killContainer(deps, target(), pod(10, {lifecycle: {preStop: {exec: {command: ['drain']}}}}))

@@ -57,6 +57,7 @@ export async function runOnce(
   onProgress: (e: ProgressEvent) => void = () => {},
 ): Promise<PodRunResult[]> {
   const firstReadAfter = opts.firstReadAfter ?? ctx.clock.now() - 1
+  const {events} = ctx.deps
   const results: PodRunResult[] = new Array(pods.length)
   // Admission first, in manifest order, as the kubelet admits pods one by one: a rejected pod
   // fails at once and nothing of it is started.
@@ -75,7 +76,7 @@ export async function runOnce(
       onProgress({pod: sp.pod.metadata.name, kind: 'result', outcome: 'failed', text: reason})
       const status = withTransitionTimes(undefined, rejectedStatus(sp, verdict), ctx.clock.now())
       opts.statusRecorder?.record(sp, status)
-      ctx.deps.events?.emit(podObject(sp.pod), 'Warning', verdict.reason, verdict.message)
+      events?.emit(podObject(sp.pod), 'Warning', verdict.reason, verdict.message)
       results[i] = {sp, outcome: 'failed', reason, status}
     })
   } else pods.forEach((sp, i) => toRun.push({i, sp}))

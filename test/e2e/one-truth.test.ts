@@ -6,7 +6,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createServer} from 'node:net'
 import {mkdirSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {BUSYBOX, NODE, eventually, kn, makeDirs, startWatch, type Daemon} from './support.js'
+import {spawn} from 'node:child_process'
+import {BUSYBOX, NODE, eventually, kn, knArgs, makeDirs, startWatch, type Daemon} from './support.js'
 
 const dirs = makeDirs()
 const manifests = join(dirs.work, 'manifests')
@@ -136,9 +137,15 @@ describe('watch, get, describe and /pods tell the same truth (real containerd)',
     await exec('probed', 'rm /tmp/ready')
     await agreed('probed', (p) => container(p)?.ready === false && container(p)?.state['running'] !== undefined, 'probed unready again')
     expect(await describeText('probed')).toMatch(/Warning +Unhealthy .*Readiness probe failed/)
+    // `events --watch` prints what happens from now on.
+    const watcher = spawn(process.execPath, knArgs(dirs, ['events', 'probed', '--watch']), {env: {...process.env, NO_COLOR: '1'}})
+    let seen = ''
+    watcher.stdout.on('data', (d: Buffer) => (seen += d.toString()))
     await exec('probed', 'touch /tmp/die')
     const s = await agreed('probed', (p) => (container(p)?.restartCount ?? 0) >= 1 && container(p)?.state['running'] !== undefined, 'probed restarted by its liveness probe')
     expect(s).toMatch(/restarts=[1-9]/)
+    await eventually(() => (/Warning +Unhealthy +pod\/probed-\S+ +Liveness probe failed/.test(seen) && /Normal +Killing +pod\/probed/.test(seen) ? true : undefined), 15_000, 'events --watch to print the liveness failure and the kill')
+    watcher.kill('SIGINT')
   })
 
   it('get never runs a probe: with the daemon stopped, the probe count stands still', async () => {

@@ -22,6 +22,7 @@ import type {NodeInfo} from '../util/node-info.js'
 import type {StatusRecorder} from '../store/status-store.js'
 import {withTransitionTimes} from '../status/transitions.js'
 import {podObject} from '../pod/event-object.js'
+import {podDataDir} from '../kuberuntime/naming.js'
 
 export interface SyncLoopMetrics {
   observeWorker(operation: 'create' | 'update' | 'sync' | 'kill', seconds: number): void
@@ -183,8 +184,8 @@ export class SyncLoop {
       case 'REMOVE': {
         const gone = this.pods.get(uid)
         this.pods.delete(uid)
-        // A refused pod never ran: nothing will be terminated, so its record goes now.
-        if (gone?.rejected) void this.deps.statusRecorder?.remove(uid)
+        // A refused pod never ran: nothing will be terminated, so its record and events go now.
+        if (gone?.rejected) void this.forgetRefused(uid)
         this.deps.logger.info('Pod removed from its source', {pod: sp.pod.metadata.name, source: sp.source.location})
         if (this.deps.sourcesReady()) this.workers.update({type: 'kill', uid, sp, reason: 'its manifest is gone'})
         break
@@ -284,6 +285,17 @@ export class SyncLoop {
   /** The runtime's pods from a read no older than a housekeeping period (the PLEG's, in watch). */
   private recentPods(): Promise<RuntimePod[]> {
     return this.cache.allNewerThan(this.deps.clock.now() - this.opts.housekeepingIntervalMs)
+  }
+
+  /** Removes what a refused pod left: its status record, its events and their directory. */
+  private async forgetRefused(uid: string): Promise<void> {
+    try {
+      await this.deps.statusRecorder?.remove(uid)
+      await this.effects.events?.forget?.(uid)
+      await this.effects.fs.removeAll(podDataDir(this.effects.rootDir, uid))
+    } catch (err) {
+      this.deps.logger.warn('Could not remove the files of a refused pod', {uid, err: errorMessage(err)})
+    }
   }
 
   /** When the back-off of each waiting container ends. */

@@ -1,7 +1,7 @@
 // Admission in `run` and `watch`: a pod the node cannot take fails with the kubelet's reason and
 // nothing of it reaches the runtime.
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {FakeRuntime} from '../support/fake-runtime.js'
@@ -11,6 +11,10 @@ import {loadStaticPods} from '../../src/manifest/load.js'
 import {runOnce} from '../../src/loop/run-once.js'
 import {EMPTY_OBJECT_STORE} from '../../src/manifest/object-store.js'
 import {SyncLoop} from '../../src/loop/sync-loop.js'
+import {StatusStore} from '../../src/store/status-store.js'
+import {getPods} from '../../src/node/get.js'
+import {listEvents} from '../../src/node/events.js'
+import {podDataDir} from '../../src/kuberuntime/naming.js'
 import {silentLogger} from '../../src/util/logger.js'
 import type {NodeInfo} from '../../src/util/node-info.js'
 
@@ -70,6 +74,24 @@ describe('admission', () => {
     loop.handleUpdates([{op: 'UPDATE', pods: [fits!]}])
     await loop.idle()
     expect(fake.callsOf('StartContainer')).toHaveLength(1)
+    await loop.stop()
+  })
+
+  it('a refused pod is listed by get with its reason and event, and leaves nothing behind when its manifest goes', async () => {
+    const statusRecorder = new StatusStore({fs: node.fs, rootDir: node.config.rootDir, clock: node.clock, logger: silentLogger}, {command: 'watch', pid: 1, startedAt: 0, processStart: 'x'})
+    const loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock: node.clock, sourcesReady: () => true, objects: () => EMPTY_OBJECT_STORE, node: NODE, statusRecorder})
+    const [big] = await pods(['big', '    resources: {requests: {cpu: "3"}}\n'])
+    loop.handleUpdates([{op: 'ADD', pods: [big!]}])
+    await loop.idle()
+    await Promise.all([statusRecorder.flush(), node.events.flush()])
+    const listed = (await getPods(node)).items
+    expect(listed.map((p) => [p.metadata?.name, p.status?.phase, p.status?.reason])).toEqual([['big-n1', 'Failed', 'OutOfcpu']])
+    expect((await listEvents(node, 'big')).items.map((e) => e.reason)).toEqual(['OutOfcpu'])
+    loop.handleUpdates([{op: 'REMOVE', pods: [big!]}])
+    await loop.idle()
+    await new Promise((r) => setTimeout(r, 50))
+    expect((await getPods(node)).items).toEqual([])
+    expect(existsSync(podDataDir(node.config.rootDir, big!.pod.metadata.uid))).toBe(false)
     await loop.stop()
   })
 })

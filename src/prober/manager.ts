@@ -124,7 +124,7 @@ export class ProbeManager {
           if (w.type === 'startup' && w.result === 'Success') void this.pods.get(uid)?.get(key(w.containerName, 'readiness'))?.trigger()
           this.deps.onChange(uid)
         },
-        firstDelay: (periodMs) => this.firstDelay(periodMs),
+        firstDelay: (periodMs, containerStartedAt) => this.firstDelay(periodMs, containerStartedAt),
       },
       target,
     )
@@ -137,10 +137,13 @@ export class ProbeManager {
   }
 
   /**
-   * As the kubelet: right after a (re)start, spread the first probes over one period, so that
-   * adopting many running containers does not probe them all at once; later, probe at once.
+   * As the kubelet: right after a (re)start, spread the first probes of the containers it adopts
+   * over one period, so that adopting many running containers does not probe them all at once.
+   * A container that started since this process did is probed at once (a readiness probe with a
+   * period of an hour must not hold up `run --wait ready` for a random part of that hour).
    */
-  private firstDelay(periodMs: number): number {
+  private firstDelay(periodMs: number, containerStartedAt: number): number {
+    if (containerStartedAt > this.startedAt) return 0
     return periodMs > this.deps.clock.now() - this.startedAt ? this.random() * periodMs : 0
   }
 }

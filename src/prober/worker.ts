@@ -51,7 +51,7 @@ export interface WorkerDeps {
   /** Called when the published result changed. */
   published: (worker: ProbeWorker) => void
   /** How long to wait before the first run of a new container, given the period. */
-  firstDelay: (periodMs: number) => number
+  firstDelay: (periodMs: number, containerStartedAt: number) => number
 }
 
 export class ProbeWorker {
@@ -72,7 +72,7 @@ export class ProbeWorker {
     this.target = target
     this.id = target.runtime.id
     this.current = INITIAL_RESULT[deps.type]
-    this.schedule(deps.firstDelay(this.periodMs()))
+    this.schedule(deps.firstDelay(this.periodMs(), target.runtime.startedAt))
   }
 
   get type(): ProbeType {
@@ -99,7 +99,7 @@ export class ProbeWorker {
       this.last = undefined
       this.streak = 0
       this.onHold = false
-      this.schedule(this.deps.firstDelay(this.periodMs()))
+      this.schedule(this.deps.firstDelay(this.periodMs(), target.runtime.startedAt))
     } else if (this.periodMs() !== oldPeriod) {
       this.schedule(this.periodMs())
     }

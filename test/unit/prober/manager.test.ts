@@ -130,6 +130,16 @@ describe('first probe of a new worker', () => {
     h.manager.stop()
   })
 
+  it('is immediate for a container that started after the manager did, however long its period', async () => {
+    const h = harness({random: () => 0.5})
+    // The manager started at T0; the container a second later (this process started it).
+    await h.advance(2000)
+    h.manager.syncPod(staticPod([{name: 'app', readinessProbe: probe('ready', {periodSeconds: 3600})}]), observed(runtimeContainer('app', 'c1', {startedAt: T0 + 1000})))
+    await h.advance(0)
+    expect(h.count('ready')).toBe(1)
+    h.manager.stop()
+  })
+
   it('is immediate once the manager has run longer than the period', async () => {
     const h = harness({random: () => 0.5, age: 60_000})
     h.manager.syncPod(staticPod([{name: 'app', livenessProbe: probe('live', {periodSeconds: 10})}]), observed(runtimeContainer('app', 'c1')))

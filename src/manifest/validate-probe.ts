@@ -30,7 +30,12 @@ export function validateLifecycle(report: Report, field: string, value: unknown,
     const handler = getObject(report, `${field}.${hook}`, lifecycle[hook])
     if (handler) validateHandler(nested(report, `${field}.${hook}`), handler, HOOK_HANDLERS, portNames)
   }
-  checkEnum(report, `${field}.stopSignal`, lifecycle['stopSignal'], STOP_SIGNALS)
+  // The CRI this kube-node speaks (runtime.v1 without ContainerConfig.stop_signal) cannot pass a
+  // stop signal: refused, never silently dropped.
+  if (lifecycle['stopSignal'] !== undefined) {
+    checkEnum(report, `${field}.stopSignal`, lifecycle['stopSignal'], STOP_SIGNALS)
+    report(`${field}.stopSignal`, 'is not supported: the container runtime interface kube-node speaks cannot set a stop signal; set STOPSIGNAL in the image instead')
+  }
 }
 
 const STOP_SIGNALS = ['SIGABRT', 'SIGALRM', 'SIGBUS', 'SIGCHLD', 'SIGCONT', 'SIGFPE', 'SIGHUP', 'SIGILL', 'SIGINT', 'SIGIO', 'SIGKILL', 'SIGPIPE', 'SIGPROF', 'SIGPWR', 'SIGQUIT', 'SIGSEGV', 'SIGSTKFLT', 'SIGSTOP', 'SIGSYS', 'SIGTERM', 'SIGTRAP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU', 'SIGURG', 'SIGUSR1', 'SIGUSR2', 'SIGVTALRM', 'SIGWINCH', 'SIGXCPU', 'SIGXFSZ']

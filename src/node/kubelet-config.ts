@@ -40,6 +40,8 @@ const bool: Reader = (v) => (typeof v === 'boolean' ? {value: v} : {error: 'must
 const port: Reader = (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65535 ? {value: v} : {error: 'must be a port number between 0 and 65535'})
 const positiveInt: Reader = (v) => (Number.isInteger(v) && (v as number) > 0 ? {value: v} : {error: 'must be a positive whole number'})
 const duration: Reader = (v) => {
+  // A metav1.Duration as the kubelet reads it: a bare number has no unit and is refused.
+  if (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v))) return {error: `must be a duration with a unit, such as 20s or 1m (got ${JSON.stringify(v)})`}
   const ms = typeof v === 'string' ? parseDuration(v) : undefined
   return ms !== undefined && ms > 0 ? {value: ms} : {error: 'must be a duration such as 20s or 1m'}
 }

@@ -41,6 +41,8 @@ cgroupDriver: systemd
 
   it.each([
     ['syncFrequency: soon', 'field syncFrequency: must be a duration such as 20s or 1m'],
+    ['syncFrequency: 20', 'field syncFrequency: must be a duration with a unit, such as 20s or 1m (got 20)'],
+    ['fileCheckFrequency: "20"', 'field fileCheckFrequency: must be a duration with a unit, such as 20s or 1m (got "20")'],
     ['readOnlyPort: 70000', 'field readOnlyPort: must be a port number between 0 and 65535'],
     ['maxPods: -1', 'field maxPods: must be a positive whole number'],
     ['clusterDNS: 10.0.0.1', 'field clusterDNS: must be a list of strings'],

@@ -4,7 +4,7 @@
 // I/O, no clock (`now` is given), no state — the same input always gives the same plan.
 import type {Container, StaticPod} from '../api/types.js'
 import type {ContainerType, RuntimeContainer, RuntimePod} from '../kuberuntime/model.js'
-import type {BlockedContainer, PodActions, PodAction, PodBackOff, PullImageAction, StartContainerAction} from './actions.js'
+import type {BackOffEntry, BlockedContainer, PodActions, PodAction, PodBackOff, PullImageAction, StartContainerAction} from './actions.js'
 import type {PodProbeResults} from '../pod/probe-results.js'
 import {decidePull, effectivePullPolicy} from '../images/pull-policy.js'
 import {imageRefCandidates} from '../images/reference.js'
@@ -184,11 +184,11 @@ function toPlan(input: ComputeInput, containers: readonly RuntimeContainer[], d:
   for (const {s, type} of wanted) {
     const {name} = s.container
     const backOff = input.backOff.get(name)
+    const image = s.container.image ?? ''
     if (backOff !== undefined && backOff.until > input.now) {
-      blocked.push({name, reason: backOff.reason, message: backOff.message})
+      blocked.push({name, reason: backOff.reason, message: backOffMessage(backOff, name, image, input.sp)})
       continue
     }
-    const image = s.container.image ?? ''
     const pull = decidePull(effectivePullPolicy(image, s.container.imagePullPolicy), image, input.images)
     if ('error' in pull) {
       blocked.push({name, reason: pull.error, message: pull.message})
@@ -225,4 +225,15 @@ function toPlan(input: ComputeInput, containers: readonly RuntimeContainer[], d:
     blocked,
     terminal: d.terminal,
   }
+}
+
+/**
+ * The kubelet's words for a container that waits out its back-off:
+ * `back-off 20s restarting failed container=web pod=web-node1_default(<uid>)`, or
+ * `Back-off pulling image "nginx:1.27"`.
+ */
+export function backOffMessage(entry: BackOffEntry, container: string, image: string, sp: StaticPod): string {
+  if (entry.reason === 'ImagePullBackOff') return `Back-off pulling image ${JSON.stringify(image)}`
+  const {name, namespace, uid} = sp.pod.metadata
+  return `${entry.message}=${container} pod=${name}_${namespace}(${uid})`
 }

@@ -3,7 +3,7 @@ import type {StaticPod} from '../../../src/api/types.js'
 import type {RuntimePod} from '../../../src/kuberuntime/model.js'
 import type {BackOffEntry, PodActions} from '../../../src/decide/actions.js'
 import type {ContainerProbeResults} from '../../../src/pod/probe-results.js'
-import {computePodActions} from '../../../src/decide/compute-pod-actions.js'
+import {backOffMessage, computePodActions} from '../../../src/decide/compute-pod-actions.js'
 import {
   NOW,
   PRESENT,
@@ -156,7 +156,7 @@ describe('computePodActions: sandbox and regular containers', () => {
     {
       name: 'crash-loop back-off blocks the restart',
       runtime: (rt) => setContainer(rt, 'foo2', exited(1)),
-      backOff: {foo2: {until: NOW + 5000, reason: 'CrashLoopBackOff', message: 'back-off 10s restarting failed container=foo2'}},
+      backOff: {foo2: {until: NOW + 5000, reason: 'CrashLoopBackOff', message: 'back-off 10s restarting failed container'}},
       want: [],
       blocked: ['foo2 CrashLoopBackOff'],
     },
@@ -484,4 +484,14 @@ describe('computePodActions: sidecars (restartable init containers)', () => {
     },
   ]
   it.each(rows)('$name', (row) => check(row, sidecarPod))
+})
+
+describe('backOffMessage', () => {
+  it.each<[BackOffEntry['reason'], string]>([
+    ['CrashLoopBackOff', 'back-off 20s restarting failed container=foo2 pod=web-node1_default(uid-1)'],
+    ['ImagePullBackOff', 'Back-off pulling image "alpine:3.20"'],
+  ])('%s: the kubelet’s words', (reason, expected) => {
+    const entry: BackOffEntry = {until: NOW + 1, reason, message: reason === 'CrashLoopBackOff' ? 'back-off 20s restarting failed container' : 'back-off 20s pulling image'}
+    expect(backOffMessage(entry, 'foo2', 'alpine:3.20', basePod())).toBe(expected)
+  })
 })

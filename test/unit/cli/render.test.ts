@@ -2,7 +2,7 @@
 // text, plain tables without escape codes when colour is off, `-o name`, a v1 PodList for JSON,
 // and the exit codes decided in one place.
 import {describe, expect, it} from 'vitest'
-import {podStatusText} from '../../../src/cli/render/pod-row.js'
+import {humanDuration, podStatusText} from '../../../src/cli/render/pod-row.js'
 import {renderPods} from '../../../src/cli/render/pods.js'
 import {describeError, exitCodeFor} from '../../../src/cli/exit-codes.js'
 import {CriError, InvalidInputError, NotFoundError, PodFailedError} from '../../../src/util/errors.js'
@@ -37,7 +37,26 @@ describe('renderPods', () => {
   it('prints a plain kubectl-style table with no escape codes when colour is off', () => {
     const text = renderPods(items, 'table', false, NOW)
     expect(text).toBe('NAME     READY   STATUS    RESTARTS   AGE\nweb-n1   1/1     Running   2          2m\n')
-    expect(renderPods(items, 'wide', false, NOW)).toMatch(/^web-n1 +1\/1 +Running +2 +2m +10\.0\.0\.2 +n1$/m)
+    expect(renderPods(items, 'wide', false, NOW)).toMatch(/^NAME +READY +STATUS +RESTARTS +AGE +IP +NODE +NOMINATED NODE +READINESS GATES$/m)
+    expect(renderPods(items, 'wide', false, NOW)).toMatch(/^web-n1 +1\/1 +Running +2 +2m +10\.0\.0\.2 +n1 +<none> +<none>$/m)
+  })
+
+  it("prints RESTARTS with the time of the newest restart, and AGE in kubectl's human format", () => {
+    const restarted = [pod('web-n1', {phase: 'Running', startTime: '2026-11-21T11:54:11Z', containerStatuses: [cs({running: {}}, {ready: true, restartCount: 2, lastState: {terminated: {exitCode: 1, finishedAt: '2026-11-21T11:55:00Z'}}})]})]
+    expect(renderPods(restarted, 'table', false, NOW)).toMatch(/^web-n1 +1\/1 +Running +2 \(5m ago\) +5m49s$/m)
+  })
+
+  it.each<[number, string]>([
+    [45_000, '45s'],
+    [349_000, '5m49s'],
+    [600_000, '10m'],
+    [3 * 3_600_000 + 600_000, '3h10m'],
+    [9 * 3_600_000, '9h'],
+    [3 * 86_400_000 + 3_600_000, '3d1h'],
+    [40 * 86_400_000, '40d'],
+    [800 * 86_400_000, '2y70d'],
+  ])('humanDuration(%d) is %s, as kubectl prints ages', (ms, text) => {
+    expect(humanDuration(ms)).toBe(text)
   })
 
   it('prints pod/NAME for -o name and a v1 PodList for -o json', () => {

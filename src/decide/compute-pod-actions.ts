@@ -70,12 +70,17 @@ function recreate(
   alive: boolean,
 ): Decision {
   const spec = input.sp.pod.spec
-  // A run-to-completion pod whose sandbox died after its containers ran is not run again.
-  if (sandbox.dead && policy === 'Never' && containers.length > 0) {
+  // A container whose definition changed since it ran belongs to a new pod: it runs again.
+  const edited = (c: Container): boolean => {
+    const rc = newestByName(containers, c.name)
+    return rc !== undefined && containerSpecChanged(input.sp.pod, c, rc).changed
+  }
+  // A run-to-completion pod whose sandbox died after its containers ran is not run again, unless it was edited.
+  if (sandbox.dead && policy === 'Never' && containers.length > 0 && !spec.containers.some(edited)) {
     return finished(`${sandbox.reason}; the pod's containers already ran and restartPolicy is Never`, alive)
   }
   const candidates = spec.containers.filter((c) => {
-    if (policy !== 'OnFailure') return true
+    if (policy !== 'OnFailure' || edited(c)) return true
     const rc = newestByName(containers, c.name)
     return !(rc?.state === 'exited' && rc.exitCode === 0)
   })
@@ -133,7 +138,11 @@ function inSandbox(
         return start(`${what} was in an unknown state and is restarted`)
       case 'exited': {
         const restart = policy === 'Always' || (policy === 'OnFailure' && rc.exitCode !== 0)
-        if (restart) start(`${what} exited with code ${rc.exitCode} and restartPolicy is ${policy}`)
+        if (restart) return start(`${what} exited with code ${rc.exitCode} and restartPolicy is ${policy}`)
+        // The kubelet runs an edited static pod as a new pod: a finished container whose spec
+        // changed runs again (the UID stays); an unchanged one keeps its verdict.
+        const {changed, want} = containerSpecChanged(pod, c, rc)
+        if (changed) start(`${what} finished (code ${rc.exitCode}) but its spec changed since (hash ${rc.hash} → ${want}): the edited pod runs again`)
         return
       }
       case 'running': {

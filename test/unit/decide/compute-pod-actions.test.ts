@@ -300,6 +300,24 @@ describe('computePodActions: run-to-completion pods that finished', () => {
       terminal: true,
     },
     {name: 'Always, all exited → restart all, never terminal', runtime: allExited([0, 1, 0]), want: allRegular(1)},
+    {
+      name: 'Never, finished, then foo2 edited → foo2 runs again (a changed manifest is a new pod)',
+      pod: (sp) => void (never(sp), (sp.pod.spec.containers[1]!.env = [{name: 'EDITED', value: '1'}])),
+      runtime: allExited([0, 1, 0]),
+      want: ['Start regular foo2 restart=1'],
+    },
+    {
+      name: 'OnFailure, succeeded, then foo3 edited → foo3 runs again',
+      pod: (sp) => void (onFailure(sp), (sp.pod.spec.containers[2]!.env = [{name: 'EDITED', value: '1'}])),
+      runtime: allExited([0, 0, 0]),
+      want: ['Start regular foo3 restart=1'],
+    },
+    {
+      name: 'Never, sandbox died, then foo1 edited → a new sandbox runs the pod again',
+      pod: (sp) => void (never(sp), (sp.pod.spec.containers[0]!.env = [{name: 'EDITED', value: '1'}])),
+      runtime: (rt) => void (allExited([0, 1, 0])(rt), dead(rt)),
+      want: ['KillPod', 'CreateSandbox attempt=1', 'Start regular foo1 restart=1', 'Start regular foo2 restart=1', 'Start regular foo3 restart=1'],
+    },
   ]
   it.each(rows)('$name', (row) => check(row))
 })

@@ -12,6 +12,7 @@ import {computeInitActions, type WantedKill, type WantedStart} from './init-acti
 import {containerSpecChanged} from './spec-changed.js'
 import {initContainerType, newestByName, nextRestartCount, podRestartPolicy, type RestartPolicy} from '../pod/restart-policy.js'
 import {decideSandbox} from './sandbox-decision.js'
+import {deadlineExceeded} from '../pod/active-deadline.js'
 import {sortSandboxes} from '../pod/sandbox-order.js'
 
 export interface ComputeInput {
@@ -48,7 +49,10 @@ export function computePodActions(input: ComputeInput): PodActions {
   const alive = sandboxes.some((s) => s.state === 'ready') || containers.some((c) => c.state === 'running')
 
   let decision: Decision
-  if (sandbox.create) {
+  if (deadlineExceeded(pod.spec, sandboxes, input.now)) {
+    // Killed and Failed for good: nothing of it runs again (the kubelet's activeDeadlineHandler).
+    decision = finished(`the pod was active longer than its activeDeadlineSeconds (${pod.spec.activeDeadlineSeconds}s)`, alive)
+  } else if (sandbox.create) {
     decision = recreate(input, containers, policy, sandbox, sandboxes.length > 0 || containers.length > 0, alive)
   } else {
     decision = inSandbox(input, containers, policy, sandbox.sandbox.id)

@@ -5,7 +5,8 @@ import type {PodStatus, StaticPod} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Clock} from '../util/clock.js'
 import type {BackOffEntry, BlockedContainer, PodActions} from '../decide/actions.js'
-import {containerObject} from '../pod/event-object.js'
+import {containerObject, podObject} from '../pod/event-object.js'
+import {DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON} from '../pod/active-deadline.js'
 import type {PodProbeResults} from '../pod/probe-results.js'
 import type {BackOff} from './backoff.js'
 import {executePlan, type ExecutorDeps, type StepFailure, type SyncInputs} from '../apply/execute-plan.js'
@@ -126,6 +127,7 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   if (observed?.sandboxes[0]?.state === 'ready') await refreshProjectedVolumes({...ctx.deps, objects: inputs.objects}, sp)
   // Probe workers follow the containers that now run; status reads their current results.
   ctx.prober?.syncPod(sp, observed)
-  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting, hostIP: ctx.deps.hostIP})
+  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now()})
+  if (status.reason === DEADLINE_EXCEEDED_REASON) ctx.deps.events?.emit(podObject(sp.pod), 'Warning', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
   return {plan, failures, observed, status}
 }

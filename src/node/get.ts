@@ -26,7 +26,7 @@ export function describeWriter(record: StatusRecord): string {
 /** The pod as every reader shows it. */
 export function podView(node: KubeNode, p: ManagedPod): Pod {
   const hostIP = node.sync.deps.hostIP
-  const runtimeStatus = generatePodStatus({sp: p.sp, runtime: p.observed, probes: new Map(), waiting: new Map(), hostIP})
+  const runtimeStatus = generatePodStatus({sp: p.sp, runtime: p.observed, probes: new Map(), waiting: new Map(), hostIP, now: node.clock.now()})
   const {status, source} = mergeStatus({record: p.record, runtime: p.observed, runtimeStatus, manifestHash: manifestHashOf(p.sp)})
   const annotations: Record<string, string> = {...(p.sp.pod.metadata.annotations ?? {}), [STATUS_SOURCE_ANNOTATION]: source}
   if (p.record) annotations[STATUS_WRITER_ANNOTATION] = describeWriter(p.record)

@@ -10,6 +10,7 @@ import {podConditions} from './conditions.js'
 import {containerStatus, rfc3339} from './container-status.js'
 import {podPhase} from './phase.js'
 import {podQosClass} from '../kuberuntime/qos.js'
+import {DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON, deadlineExceeded} from '../pod/active-deadline.js'
 
 export interface StatusInput {
   sp: StaticPod
@@ -19,6 +20,8 @@ export interface StatusInput {
   waiting: ReadonlyMap<string, {reason: string; message: string}>
   /** The node's IP: shown as hostIP, and as podIP for host-network pods. */
   hostIP?: string | undefined
+  /** The time the status describes (for activeDeadlineSeconds); without it no deadline is checked. */
+  now?: number | undefined
 }
 
 export function generatePodStatus(input: StatusInput): PodStatus {
@@ -39,7 +42,8 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const initStatuses = inits.map((c) => statusOf(c, isSidecar(c) ? 'sidecar' : 'init'))
   const statuses = spec.containers.map((c) => statusOf(c, 'regular'))
 
-  const phase = podPhase(spec, initStatuses, statuses)
+  const expired = input.now !== undefined && deadlineExceeded(spec, sandboxes, input.now)
+  const phase = expired ? 'Failed' : podPhase(spec, initStatuses, statuses)
   const readySandboxes = sandboxes.filter((s) => s.state === 'ready')
   const sandboxReady = sandboxes[0]?.state === 'ready' && readySandboxes.length === 1
   const status: PodStatus = {
@@ -47,6 +51,10 @@ export function generatePodStatus(input: StatusInput): PodStatus {
     conditions: podConditions({spec, sandboxReady, initStatuses, statuses, phase}),
     qosClass: podQosClass(spec),
     containerStatuses: statuses,
+  }
+  if (expired) {
+    status.reason = DEADLINE_EXCEEDED_REASON
+    status.message = DEADLINE_EXCEEDED_MESSAGE
   }
   if (initStatuses.length > 0) status.initContainerStatuses = initStatuses
 

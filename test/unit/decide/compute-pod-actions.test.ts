@@ -301,6 +301,20 @@ describe('computePodActions: run-to-completion pods that finished', () => {
     },
     {name: 'Always, all exited → restart all, never terminal', runtime: allExited([0, 1, 0]), want: allRegular(1)},
     {
+      name: 'activeDeadlineSeconds passed (started 10m ago, deadline 60s) → stop the pod, terminal',
+      pod: (sp) => void (sp.pod.spec.activeDeadlineSeconds = 60),
+      want: ['KillPod'],
+      terminal: true,
+    },
+    {name: 'activeDeadlineSeconds not yet passed → nothing', pod: (sp) => void (sp.pod.spec.activeDeadlineSeconds = 3600), want: []},
+    {
+      name: 'activeDeadlineSeconds passed and already stopped → nothing more, terminal',
+      pod: (sp) => void (sp.pod.spec.activeDeadlineSeconds = 60),
+      runtime: (rt) => void (allExited([137, 137, 137])(rt), dead(rt)),
+      want: [],
+      terminal: true,
+    },
+    {
       name: 'Never, finished, then foo2 edited → foo2 runs again (a changed manifest is a new pod)',
       pod: (sp) => void (never(sp), (sp.pod.spec.containers[1]!.env = [{name: 'EDITED', value: '1'}])),
       runtime: allExited([0, 1, 0]),

@@ -240,3 +240,17 @@ describe('generatePodStatus: pod fields', () => {
     expect(s.containerStatuses).toHaveLength(3)
   })
 })
+
+describe('generatePodStatus: activeDeadlineSeconds', () => {
+  it.each<[string, number, number | undefined, {phase: string; reason?: string}]>([
+    ['past the deadline: Failed, DeadlineExceeded', 60, T0 + 61_000, {phase: 'Failed', reason: 'DeadlineExceeded'}],
+    ['before the deadline: as the containers say', 60, T0 + 59_000, {phase: 'Running'}],
+    ['no time given: no deadline is checked', 60, undefined, {phase: 'Running'}],
+  ])('%s', (_name, deadline, now, want) => {
+    const sp = basePod()
+    sp.pod.spec.activeDeadlineSeconds = deadline
+    const st = generatePodStatus({sp, runtime: baseRuntime(sp), probes: new Map(), waiting: new Map(), now})
+    expect({phase: st.phase, ...(st.reason ? {reason: st.reason} : {})}).toEqual(want)
+    if (want.reason) expect(st.message).toBe('Pod was active on the node longer than the specified deadline')
+  })
+})

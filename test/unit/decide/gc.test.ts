@@ -18,7 +18,8 @@ describe('planGarbage', () => {
   it.each([
     ['keeps the newest dead container per name', [container('c3', 'web', 'running'), container('c2', 'web', 'exited'), container('c1', 'web', 'exited')], ['c1']],
     ['keeps one dead container of each name', [container('a2', 'a', 'exited'), container('b2', 'b', 'exited'), container('a1', 'a', 'exited')], ['a1']],
-    ['never collects running or created containers', [container('c2', 'web', 'running'), container('c1', 'web', 'created')], []],
+    ['never collects running containers, nor the newest created one (the sync starts it)', [container('c2', 'web', 'created'), container('c1', 'web', 'exited')], []],
+    ['collects a created container left behind a newer instance, which never starts', [container('c2', 'web', 'running'), container('c1', 'web', 'created')], ['c1']],
   ])('%s', (_name, containers, expected) => {
     expect(planGarbage([pod('p', [sandbox('s1', 'ready')], containers)], new Set(['p'])).containers).toEqual(expected)
   })

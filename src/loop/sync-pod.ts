@@ -15,6 +15,7 @@ import type {RuntimeCache} from '../pleg/runtime-cache.js'
 import {generatePodStatus} from '../status/generate.js'
 import {containerHash} from '../kuberuntime/hash.js'
 import {refreshProjectedVolumes} from '../volumes/setup.js'
+import {errorMessage} from '../util/errors.js'
 
 /** What the sync needs of the prober (src/prober/manager.ts implements it). */
 export interface ProbeSource {
@@ -127,6 +128,11 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   if (observed?.sandboxes[0]?.state === 'ready') await refreshProjectedVolumes({...ctx.deps, objects: inputs.objects}, sp)
   // Probe workers follow the containers that now run; status reads their current results.
   ctx.prober?.syncPod(sp, observed)
+  // An edit that needed no action (a probe, an annotation) still changes the manifest readers pair
+  // the recorded status with: pod.json follows it (written only when it changed).
+  if (observed && plan.actions.length === 0) {
+    await ctx.deps.savePod?.(sp).catch((err: unknown) => ctx.deps.logger.warn('Could not record the pod manifest', {pod: sp.pod.metadata.name, err: errorMessage(err)}))
+  }
   const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now()})
   if (status.reason === DEADLINE_EXCEEDED_REASON) ctx.deps.events?.emit(podObject(sp.pod), 'Warning', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
   return {plan, failures, observed, status}

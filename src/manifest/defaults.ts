@@ -5,7 +5,7 @@
 // is never changed.
 import type {Toleration} from 'kubernetes-types/core/v1.js'
 import type {Container, ObjectMeta, Pod, PodSource, Probe, StaticPod, Volume} from '../api/types.js'
-import {staticPodUid} from '../util/hash.js'
+import {hashOf, staticPodUid} from '../util/hash.js'
 import {defaultPullPolicy} from './image-ref.js'
 import {volumeKind} from '../volumes/registry.js'
 import {presentSources} from './volume-sources.js'
@@ -36,7 +36,9 @@ export function applyDefaults(pod: unknown, opts: DefaultsOptions): StaticPod {
     uid,
     annotations: {
       ...input.metadata?.annotations,
-      [CONFIG_HASH_ANNOTATION]: uid,
+      // The kubelet's config hash changes with the manifest's content (kubeadm and other tools wait
+      // for it to know an edit was picked up); unlike the kubelet's, the UID does not follow it.
+      [CONFIG_HASH_ANNOTATION]: configHash(input, opts.nodeName),
       // The kubelet knows file, http and api; standard input is a file given another way.
       [CONFIG_SOURCE_ANNOTATION]: fromFile ? 'file' : 'http',
     },
@@ -62,6 +64,11 @@ export function applyDefaults(pod: unknown, opts: DefaultsOptions): StaticPod {
     source: opts.source,
     manifestName,
   }
+}
+
+/** A hash of the manifest as written and the node it is for: 32 hex digits, like the UID. */
+export function configHash(pod: Pod, nodeName: string): string {
+  return hashOf({nodeName, pod}, 32)
 }
 
 /** File pods tolerate every NoExecute taint, so that the node never evicts them. */

@@ -1,13 +1,16 @@
 // When a pod from a new snapshot differs from the stored one in a way the pod workers must act
 // on (the kubelet's checkAndUpdatePod). Pure.
 import type {Pod, StaticPod} from '../api/types.js'
-import {CONFIG_SEEN_ANNOTATION, CONFIG_SOURCE_ANNOTATION} from '../manifest/defaults.js'
+import {CONFIG_HASH_ANNOTATION, CONFIG_SEEN_ANNOTATION, CONFIG_SOURCE_ANNOTATION} from '../manifest/defaults.js'
 import {canonicalJson} from '../util/hash.js'
 
 export const CONFIG_MIRROR_ANNOTATION = 'kubernetes.io/config.mirror'
 
-/** Annotations the node sets itself; a change in them is never a change of the pod. */
-export const LOCAL_ANNOTATIONS: readonly string[] = [CONFIG_SEEN_ANNOTATION, CONFIG_SOURCE_ANNOTATION, CONFIG_MIRROR_ANNOTATION]
+/**
+ * Annotations the node sets itself; a change in them is never a change of the pod (the config
+ * hash follows the content, whose own changes are compared).
+ */
+export const LOCAL_ANNOTATIONS: readonly string[] = [CONFIG_SEEN_ANNOTATION, CONFIG_SOURCE_ANNOTATION, CONFIG_MIRROR_ANNOTATION, CONFIG_HASH_ANNOTATION]
 
 /** Spec, labels, deletion fields or non-local annotations differ: an UPDATE. */
 export function semanticallyDiffers(a: Pod, b: Pod): boolean {

@@ -17,11 +17,17 @@ describe('applyDefaults: identity', () => {
     expect(source).toEqual(fileSource)
   })
 
-  it('derives the UID from node, namespace and name, and writes it as config.hash', () => {
+  it('derives the UID from node, namespace and name; config.hash follows the content', () => {
     const {pod} = defaults(basePod())
     expect(pod.metadata.uid).toBe(staticPodUid('Node-1', 'default', 'web'))
     expect(pod.metadata.uid).toMatch(/^[0-9a-f]{32}$/)
-    expect(pod.metadata.annotations?.['kubernetes.io/config.hash']).toBe(pod.metadata.uid)
+    const hash = pod.metadata.annotations?.['kubernetes.io/config.hash']
+    expect(hash).toMatch(/^[0-9a-f]{32}$/)
+    // The same manifest gives the same hash; an edit gives another, and the UID stays.
+    expect(defaults(basePod()).pod.metadata.annotations?.['kubernetes.io/config.hash']).toBe(hash)
+    const edited = defaults(podWith('spec.containers.0.image', 'nginx:1.28')).pod
+    expect(edited.metadata.annotations?.['kubernetes.io/config.hash']).not.toBe(hash)
+    expect(edited.metadata.uid).toBe(pod.metadata.uid)
   })
 
   it('keeps the UID when the image or the file changes', () => {

@@ -44,6 +44,8 @@ export interface ExecutorDeps {
   /** The node's IP (status.hostIP for the downward API) and capacity (resourceFieldRef). */
   hostIP?: string | undefined
   nodeCapacity?: NodeCapacity | undefined
+  /** Containers without a seccomp profile get RuntimeDefault (kubelet seccompDefault). */
+  seccompDefault?: boolean | undefined
   /** Runs image pulls one at a time (kubelet serializeImagePulls); absent: pulls run in parallel. */
   serializePulls?: (<T>(pull: () => Promise<T>) => Promise<T>) | undefined
   /** Records the pod's manifest (pod.json) before its first effect; absent in unit tests. */

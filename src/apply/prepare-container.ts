@@ -27,6 +27,7 @@ export interface PrepareDeps {
   /** The node's IP (status.hostIP for the downward API) and capacity (resourceFieldRef). */
   hostIP?: string | undefined
   nodeCapacity?: NodeCapacity | undefined
+  seccompDefault?: boolean | undefined
 }
 
 /** The sandbox a container joins: its config and IP. */
@@ -60,6 +61,7 @@ export async function prepareContainer(
     hostIP: deps.hostIP,
     nodeCapacity: deps.nodeCapacity,
     volumeSource: volumeSources(deps.rootDir, uid),
+    seccompDefault: deps.seccompDefault,
   })
   await prepareVolumes({...deps, objects}, sp, container)
   await secureSubPathMounts(deps.fs, sp.pod, container, deps.rootDir, config.mounts, new Map(config.envs.map((e) => [e.key, e.value])))

@@ -100,6 +100,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       clusterDomain: this.pick('cluster-domain', kc.clusterDomain, f['cluster-domain']),
       maxPods: this.pick('max-pods', kc.maxPods, f['max-pods']),
       serializeImagePulls: kc.serializeImagePulls ?? true,
+      seccompDefault: kc.seccompDefault ?? true,
       parallelism: 8,
     }
   }

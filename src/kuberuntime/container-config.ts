@@ -56,6 +56,8 @@ export interface ContainerContext {
   nodeCapacity?: NodeCapacity | undefined
   /** Where each of the pod's volumes lives on the host; undefined for kinds kube-node does not provide. */
   volumeSource: VolumeSourceOf
+  /** Containers without a seccomp profile get RuntimeDefault (else Unconfined); default true. */
+  seccompDefault?: boolean | undefined
 }
 
 /** A volume's directory on the host and whether containers always mount it read-only. */
@@ -108,25 +110,26 @@ export function containerResources(container: Container, oomScoreAdj = 0): Linux
   return {cpuPeriod, cpuQuota, cpuShares, memoryLimitInBytes, oomScoreAdj, cpusetCpus: '', cpusetMems: ''}
 }
 
-function seccompProfile(pod: Pod, container: Container, rootDir: string): SecurityProfile {
+function seccompProfile(pod: Pod, container: Container, rootDir: string, seccompDefault: boolean): SecurityProfile {
   const profile = container.securityContext?.seccompProfile ?? pod.spec?.securityContext?.seccompProfile
   if (profile?.type === 'Unconfined') return {profileType: 'Unconfined', localhostRef: ''}
   if (profile?.type === 'Localhost') {
     // Like the kubelet, Localhost profiles are files under <root-dir>/seccomp.
     return {profileType: 'Localhost', localhostRef: posix.join(rootDir, 'seccomp', profile.localhostProfile ?? '')}
   }
-  return {profileType: 'RuntimeDefault', localhostRef: ''}
+  // No profile: the node's default (kubelet seccompDefault).
+  return {profileType: seccompDefault ? 'RuntimeDefault' : 'Unconfined', localhostRef: ''}
 }
 
 /** The container's effective security context: container settings override the pod's. */
-export function containerSecurityContext(pod: Pod, container: Container, rootDir: string): LinuxContainerSecurityContext {
+export function containerSecurityContext(pod: Pod, container: Container, rootDir: string, seccompDefault = true): LinuxContainerSecurityContext {
   const podSc = pod.spec?.securityContext
   const sc = container.securityContext
   const privileged = sc?.privileged === true
   const out: LinuxContainerSecurityContext = {
     privileged,
     namespaceOptions: namespaceOptions(pod),
-    seccomp: seccompProfile(pod, container, rootDir),
+    seccomp: seccompProfile(pod, container, rootDir, seccompDefault),
   }
   if (sc?.capabilities) {
     out.capabilities = {addCapabilities: [...(sc.capabilities.add ?? [])], dropCapabilities: [...(sc.capabilities.drop ?? [])]}
@@ -244,7 +247,7 @@ export function buildContainerConfig(sp: StaticPod, container: Container, ctx: C
     linux: {
       // Without the node's memory size, 0 (the runtime's default) rather than a guess.
       resources: containerResources(container, ctx.nodeCapacity ? containerOomScoreAdj(sp.pod, container, ctx.nodeCapacity.memoryBytes) : 0),
-      securityContext: containerSecurityContext(pod, container, ctx.rootDir),
+      securityContext: containerSecurityContext(pod, container, ctx.rootDir, ctx.seccompDefault ?? true),
     },
   }
 }

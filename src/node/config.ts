@@ -18,6 +18,12 @@ export interface NodeConfig {
   maxPods?: number
   /** Pull images one at a time (kubelet serializeImagePulls, default true). */
   serializeImagePulls?: boolean
+  /**
+   * Containers without a seccomp profile get RuntimeDefault (kubelet seccompDefault). kube-node's
+   * default is true, where the kubelet's is false: a root daemon should not run pods unconfined
+   * unless asked; `seccompDefault: false` gives the kubelet's behaviour.
+   */
+  seccompDefault?: boolean | undefined
   /** How many pods are synced at the same time. */
   parallelism: number
 }

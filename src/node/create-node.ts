@@ -97,6 +97,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       hostIP: primaryHostIP(),
       nodeCapacity: {cpuMilli: nodeCpuMilli(), memoryBytes: os.totalmem()},
       serializePulls: config.serializeImagePulls === false ? undefined : serialQueue(),
+      seccompDefault: config.seccompDefault ?? true,
     }),
   })
   const node: KubeNode = {

@@ -28,6 +28,7 @@ export interface KubeletConfigValues {
   resolvConf?: string
   maxPods?: number
   serializeImagePulls?: boolean
+  seccompDefault?: boolean
   containerLogMaxSizeBytes?: number
   containerLogMaxFiles?: number
   podLogsDir?: string
@@ -86,6 +87,7 @@ const FIELDS: Record<string, [Reader, keyof KubeletConfigValues]> = {
   resolvConf: [str, 'resolvConf'],
   maxPods: [positiveInt, 'maxPods'],
   serializeImagePulls: [bool, 'serializeImagePulls'],
+  seccompDefault: [bool, 'seccompDefault'],
   containerLogMaxSize: [quantity, 'containerLogMaxSizeBytes'],
   containerLogMaxFiles: [positiveInt, 'containerLogMaxFiles'],
   podLogsDir: [str, 'podLogsDir'],

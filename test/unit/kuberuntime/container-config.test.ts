@@ -200,6 +200,16 @@ describe('buildContainerConfig', () => {
       })
     })
 
+    it.each<[string, boolean | undefined, string]>([
+      ["kube-node's default: RuntimeDefault", undefined, 'RuntimeDefault'],
+      ['seccompDefault: true, as the kubelet with it', true, 'RuntimeDefault'],
+      ["seccompDefault: false, the kubelet's default: Unconfined", false, 'Unconfined'],
+    ])('a container without a profile under %s', (_name, seccompDefault, profileType) => {
+      const {sp, ctx} = setup(makeContainer())
+      const config = buildContainerConfig(sp, sp.pod.spec.containers[0]!, {...ctx, seccompDefault})
+      expect(config.linux?.securityContext?.seccomp).toEqual({profileType, localhostRef: ''})
+    })
+
     it('takes the pod seccomp profile when the container has none', () => {
       const sc = build({}, (p) => (p.spec.securityContext = {seccompProfile: {type: 'Unconfined'}})).linux?.securityContext
       expect(sc?.seccomp).toEqual({profileType: 'Unconfined', localhostRef: ''})

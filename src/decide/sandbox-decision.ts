@@ -30,6 +30,10 @@ export function decideSandbox(pod: Pod, sandboxes: readonly RuntimeSandbox[]): S
   if (newest.state !== 'ready') {
     return {create: true, attempt, dead: true, reason: `sandbox ${shortId(newest.id)} is not ready`}
   }
+  // A pod network sandbox without an IP cannot serve its containers (the kubelet's PodSandboxChanged).
+  if (pod.spec?.hostNetwork !== true && newest.ip === '') {
+    return {create: true, attempt, dead: false, reason: `sandbox ${shortId(newest.id)} has no IP address; a new one is started`}
+  }
   // A sandbox without our hash was not made by these rules (adopted): it is left alone.
   const {changed, want} = sandboxSpecChanged(pod, newest)
   if (changed) {

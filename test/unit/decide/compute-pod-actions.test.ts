@@ -91,6 +91,17 @@ describe('computePodActions: sandbox and regular containers', () => {
       want: ['KillPod', 'CreateSandbox attempt=1', ...allRegular(1)],
     },
     {
+      name: 'ready sandbox without an IP (pod network) → kill pod and recreate',
+      runtime: (rt) => void (rt.sandboxes[0]!.ip = ''),
+      want: ['KillPod', 'CreateSandbox attempt=1', ...allRegular(1)],
+    },
+    {
+      name: 'host-network sandbox has no IP of its own → nothing',
+      pod: (sp) => void (sp.pod.spec.hostNetwork = true),
+      runtime: (rt) => void ((rt.sandboxes[0]!.ip = ''), delete rt.sandboxes[0]!.hash, delete rt.sandboxes[0]!.hashVersion),
+      want: [],
+    },
+    {
       name: 'adopted sandbox without hash is not treated as changed',
       pod: (sp) => void (sp.pod.spec.hostNetwork = true),
       runtime: (rt) => void (delete rt.sandboxes[0]!.hash, delete rt.sandboxes[0]!.hashVersion),

@@ -45,7 +45,8 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const expired = input.now !== undefined && deadlineExceeded(spec, sandboxes, input.now)
   const phase = expired ? 'Failed' : podPhase(spec, initStatuses, statuses)
   const readySandboxes = sandboxes.filter((s) => s.state === 'ready')
-  const sandboxReady = sandboxes[0]?.state === 'ready' && readySandboxes.length === 1
+  // Ready to start containers: one ready sandbox whose network is set up (an IP, or the host's).
+  const sandboxReady = sandboxes[0]?.state === 'ready' && readySandboxes.length === 1 && (spec.hostNetwork === true || sandboxes[0].ip !== '')
   const status: PodStatus = {
     phase,
     conditions: podConditions({spec, sandboxReady, initStatuses, statuses, phase}),

@@ -108,6 +108,8 @@ describe('generatePodStatus: conditions, in kubelet order', () => {
     {name: 'succeeded', pod: policy('Never'), runtime: (rt) => all(rt, 0), want: {ContainersReady: 'False PodCompleted', Ready: 'False PodCompleted'}},
     {name: 'failed', pod: policy('Never'), runtime: (rt) => all(rt, [1, 0, 0]), want: {ContainersReady: 'False PodFailed'}},
     {name: 'sandbox stopped', runtime: (rt) => void (rt.sandboxes[0]!.state = 'notready'), want: {PodReadyToStartContainers: 'False'}},
+    {name: 'sandbox ready but its network has no IP', runtime: (rt) => void (rt.sandboxes[0]!.ip = ''), want: {PodReadyToStartContainers: 'False'}},
+    {name: 'host network: no IP of its own is fine', pod: (sp) => void (sp.pod.spec.hostNetwork = true), runtime: (rt) => void (rt.sandboxes[0]!.ip = ''), want: {PodReadyToStartContainers: 'True'}},
     {
       name: 'init in progress',
       pod: withInits,

@@ -159,9 +159,21 @@ export async function stopPodSandboxes(deps: KillDeps, pod: Pod | undefined, obs
   const running = observed.containers.filter((c) => c.state === 'running' || c.state === 'created' || c.state === 'unknown')
   const ipOf = (sandboxId: string): string => observed.sandboxes.find((s) => s.id === sandboxId)?.ip ?? ''
   const killOpts: KillOptions = opts.gracePeriodOverride !== undefined ? {gracePeriodOverride: opts.gracePeriodOverride} : {}
-  await Promise.all(
-    running.map((c) => killContainer(deps, {containerId: c.id, name: c.name, observed: c, podIP: ipOf(c.sandboxId)}, pod, killOpts)),
-  )
+  const kill = (c: RuntimeContainer, o: KillOptions): Promise<void> => killContainer(deps, {containerId: c.id, name: c.name, observed: c, podIP: ipOf(c.sandboxId)}, pod, o)
+  // The kubelet's termination order: the main containers first, all at once; then the sidecars
+  // (restartable init containers), one after another in reverse order, within what is left of
+  // the same grace period, so that they serve the main containers while those shut down.
+  const clock = deps.clock ?? realClock
+  const started = clock.now()
+  const grace = baseGracePeriodSeconds(pod, undefined, running[0], killOpts)
+  const sidecars = running.filter((c) => c.type === 'sidecar')
+  await Promise.all(running.filter((c) => c.type !== 'sidecar').map((c) => kill(c, killOpts)))
+  const order = (pod?.spec?.initContainers ?? []).map((c) => c.name)
+  sidecars.sort((a, b) => order.indexOf(b.name) - order.indexOf(a.name))
+  for (const c of sidecars) {
+    const left = Math.max(MIN_GRACE_PERIOD_SECONDS, grace - Math.floor((clock.now() - started) / 1000))
+    await kill(c, {gracePeriodOverride: left})
+  }
   for (const s of observed.sandboxes) {
     await ignoreNotFound(deps.runtime.stopPodSandbox(s.id))
     if (opts.remove) await ignoreNotFound(deps.runtime.removePodSandbox(s.id))

@@ -234,4 +234,39 @@ describe('stopPodSandboxes', () => {
     expect(calls).not.toContain('StopContainer old 15')
     expect(calls.at(-1)).toBe('StopPodSandbox s1')
   })
+
+  it('stops the main containers first, then the sidecars one by one in reverse order, within the same grace period', async () => {
+    const fake = new FakeRuntime()
+    const clock = new FakeClock()
+    const calls: string[] = []
+    Object.assign(fake, {
+      containerStatus: async (id: string) => ({id, annotations: {}}),
+      stopContainer: async (cid: string, grace: number): Promise<void> => {
+        calls.push(`StopContainer ${cid} ${grace}`)
+        // The main container takes 7 s to stop; the sidecars stop at once.
+        if (cid === 'main') clock.advance(7_000)
+      },
+      stopPodSandbox: async (): Promise<void> => {},
+    })
+    const p = namedPod('web', [{name: 'app', image: 'busybox'}], {
+      mutate: (x) => {
+        x.spec.terminationGracePeriodSeconds = 30
+        x.spec.initContainers = [
+          {name: 'proxy', image: 'busybox', restartPolicy: 'Always'},
+          {name: 'log', image: 'busybox', restartPolicy: 'Always'},
+        ]
+      },
+    }).pod
+    const rp: RuntimePod = {
+      uid: 'uid-web', name: 'web-node1', namespace: 'default', manifestName: 'web',
+      sandboxes: [{id: 's1', state: 'ready', attempt: 0, createdAt: 1, ip: '10.0.0.1', labels: {}, annotations: {}}],
+      containers: [
+        observed({id: 'proxy', name: 'proxy', type: 'sidecar'}),
+        observed({id: 'main', name: 'app'}),
+        observed({id: 'log', name: 'log', type: 'sidecar'}),
+      ],
+    }
+    await stopPodSandboxes({runtime: fake, logger: silentLogger, clock}, p, rp, {remove: false})
+    expect(calls).toEqual(['StopContainer main 30', 'StopContainer log 23', 'StopContainer proxy 23'])
+  })
 })

@@ -101,6 +101,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       maxPods: this.pick('max-pods', kc.maxPods, f['max-pods']),
       serializeImagePulls: kc.serializeImagePulls ?? true,
       seccompDefault: kc.seccompDefault ?? true,
+      maxContainerRestartPeriodMs: kc.maxContainerRestartPeriodMs,
       parallelism: 8,
     }
   }

@@ -29,11 +29,16 @@ export class BackOff {
     return now + delayMs
   }
 
-  /** The active back-off of `key` at `now`, if any. */
-  get(key: string, now: number): BackOffEntry | undefined {
+  /**
+   * The active back-off of `key` at `now`, if any. `since` is when the container last exited: the
+   * kubelet waits the current delay from that exit (IsInBackOffSince), not from the restart.
+   */
+  get(key: string, now: number, since?: number): BackOffEntry | undefined {
     const e = this.entries.get(key)
     if (!e) return undefined
-    const until = e.lastFailure + e.delayMs
+    // An exit long after the last failure (the container ran for a while) starts afresh.
+    if (since !== undefined && since - e.lastFailure > 2 * this.maxMs) return undefined
+    const until = (since ?? e.lastFailure) + e.delayMs
     if (until <= now) return undefined
     const secs = Math.ceil(e.delayMs / 1000)
     const what = e.reason === 'CrashLoopBackOff' ? 'restarting failed container' : 'pulling image'

@@ -8,7 +8,7 @@ import type {Clock} from '../util/clock.js'
 import type {Logger} from '../util/logger.js'
 import type {ObjectStore} from '../api/types.js'
 import {PodWorkers, type PodWork} from './pod-workers.js'
-import {backOffKey, syncPod, type SyncContext, type WaitingReasons} from './sync-pod.js'
+import {syncPod, type SyncContext, type WaitingReasons} from './sync-pod.js'
 import {terminatePod} from '../apply/terminate.js'
 import type {ExecutorDeps} from '../apply/execute-plan.js'
 import type {RuntimeCache} from '../pleg/runtime-cache.js'
@@ -107,7 +107,6 @@ export class SyncLoop {
   /** The node's effects (garbage collection, log rotation, pod removal) and its runtime view. */
   private readonly effects: ExecutorDeps
   private readonly cache: RuntimeCache
-  private readonly effectsBackOff: SyncContext['backOff']
 
   constructor(
     private readonly deps: SyncLoopDeps,
@@ -118,7 +117,6 @@ export class SyncLoop {
     this.limit = limiter(this.opts.parallelism)
     this.effects = deps.sync.deps
     this.cache = deps.sync.cache
-    this.effectsBackOff = deps.sync.backOff
     this.workers = new PodWorkers({sync: (sp, reason) => this.syncOne(sp, reason), kill: (w) => this.killOne(w)}, deps.logger, deps.clock)
   }
 
@@ -298,16 +296,6 @@ export class SyncLoop {
     }
   }
 
-  /** When the back-off of each waiting container ends. */
-  private backOffUntil(rec: PodRecord, names: readonly string[], now: number): Record<string, number> {
-    const out: Record<string, number> = {}
-    for (const name of names) {
-      const until = this.effectsBackOff.get(backOffKey(rec.sp, name), now)?.until
-      if (until !== undefined) out[name] = until
-    }
-    return out
-  }
-
   private jitter(ms: number): number {
     return ms + this.random() * 0.5 * ms
   }
@@ -331,10 +319,13 @@ export class SyncLoop {
         logger.warn('Sync step failed', {pod: sp.pod.metadata.name, container: f.container || undefined, reason: f.reason, message: f.message})
       }
       const now = clock.now()
-      const until = outcome.plan.blocked
-        .map((b) => sync.backOff.get(backOffKey(rec.sp, b.name), now)?.until)
-        .filter((t): t is number => t !== undefined)
-      this.deps.statusRecorder?.record(rec.sp, rec.status, {backOffUntil: this.backOffUntil(rec, outcome.plan.blocked.map((b) => b.name), now)})
+      const backOffUntil: Record<string, number> = {}
+      for (const b of outcome.plan.blocked) {
+        const entry = outcome.backOff.get(b.name)
+        if (entry) backOffUntil[b.name] = entry.until
+      }
+      const until = Object.values(backOffUntil)
+      this.deps.statusRecorder?.record(rec.sp, rec.status, {backOffUntil})
       if (until.length > 0) rec.nextSyncAt = Math.min(...until)
       else if (outcome.failures.length > 0) rec.nextSyncAt = now + this.jitter(this.opts.errorBackOffMs)
       else rec.nextSyncAt = now + this.jitter(this.opts.resyncIntervalMs)

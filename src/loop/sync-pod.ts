@@ -15,6 +15,7 @@ import type {RuntimeCache} from '../pleg/runtime-cache.js'
 import {generatePodStatus} from '../status/generate.js'
 import {containerHash} from '../kuberuntime/hash.js'
 import {refreshProjectedVolumes} from '../volumes/setup.js'
+import {newestByName} from '../pod/restart-policy.js'
 import {errorMessage} from '../util/errors.js'
 
 /** What the sync needs of the prober (src/prober/manager.ts implements it). */
@@ -44,6 +45,8 @@ export type WaitingReasons = Map<string, {reason: string; message: string}>
 
 export interface PodSyncOutcome {
   plan: PodActions
+  /** The back-off of each waiting container, as the plan saw it. */
+  backOff: ReadonlyMap<string, BackOffEntry>
   failures: StepFailure[]
   /** The runtime's view after the sync. */
   observed: RuntimePod | undefined
@@ -75,11 +78,18 @@ function reportBlocked(ctx: SyncContext, sp: StaticPod, b: BlockedContainer): vo
   events.emit(object, 'Warning', 'Failed', `Error: ${b.reason}`)
 }
 
-export function podBackOff(backOff: BackOff, sp: StaticPod, now: number): Map<string, BackOffEntry> {
+/** When the newest instance of a container exited (ms), if it did. */
+function lastExit(observed: RuntimePod | undefined, name: string): number | undefined {
+  const rc = newestByName(observed?.containers ?? [], name)
+  return rc?.state === 'exited' && rc.finishedAt > 0 ? rc.finishedAt : undefined
+}
+
+/** Each container's active back-off, counted from its last exit as the kubelet counts it. */
+export function podBackOff(backOff: BackOff, sp: StaticPod, now: number, observed?: RuntimePod | undefined): Map<string, BackOffEntry> {
   const out = new Map<string, BackOffEntry>()
   const spec = sp.pod.spec
   for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
-    const e = backOff.get(backOffKey(sp, c.name), now)
+    const e = backOff.get(backOffKey(sp, c.name), now, lastExit(observed, c.name))
     if (e) out.set(c.name, e)
   }
   return out
@@ -89,17 +99,18 @@ export function podBackOff(backOff: BackOff, sp: StaticPod, now: number): Map<st
  * Computes the plan against the runtime as seen by a read that began after `minTime` (the pod's
  * last change: the cache answers when it is newer), without changing anything.
  */
-export async function planPod(ctx: SyncContext, sp: StaticPod, minTime: number): Promise<{plan: PodActions; observed: RuntimePod | undefined}> {
+export async function planPod(ctx: SyncContext, sp: StaticPod, minTime: number): Promise<{plan: PodActions; observed: RuntimePod | undefined; backOff: Map<string, BackOffEntry>}> {
   const [observed, images] = await Promise.all([ctx.cache.getNewerThan(sp.pod.metadata.uid, minTime), ctx.cache.images(minTime)])
   const now = ctx.clock.now()
-  const plan = computePodActions({sp, runtime: observed, images, probes: probesOf(ctx, sp, observed), backOff: podBackOff(ctx.backOff, sp, now), now})
-  return {plan, observed}
+  const backOff = podBackOff(ctx.backOff, sp, now, observed)
+  const plan = computePodActions({sp, runtime: observed, images, probes: probesOf(ctx, sp, observed), backOff, now})
+  return {plan, observed, backOff}
 }
 
 /** One sync of one pod: plan from a view newer than `minTime`, apply, and the status afterwards. */
 export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingReasons, inputs: SyncInputs, minTime: number): Promise<PodSyncOutcome> {
   const uid = sp.pod.metadata.uid
-  const {plan, observed: before} = await planPod(ctx, sp, minTime)
+  const {plan, observed: before, backOff} = await planPod(ctx, sp, minTime)
   let failures: StepFailure[] = []
   let observed = before
   if (plan.actions.length > 0) {
@@ -110,7 +121,8 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
       // A restart (not a first start) arms the crash-loop back-off, as the kubelet's doBackOff does.
       if (a.type === 'StartContainer' && result.started.includes(a.name)) {
         waiting.delete(a.name)
-        if (a.restartCount > 0) ctx.backOff.next(backOffKey(sp, a.name), now, 'CrashLoopBackOff')
+        // The delay counts from the exit it follows (the kubelet's backOff.Next(key, finishedAt)).
+        if (a.restartCount > 0) ctx.backOff.next(backOffKey(sp, a.name), lastExit(before, a.name) ?? now, 'CrashLoopBackOff')
       }
     }
     for (const f of failures) {
@@ -135,5 +147,5 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   }
   const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now()})
   if (status.reason === DEADLINE_EXCEEDED_REASON) ctx.deps.events?.emit(podObject(sp.pod), 'Warning', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
-  return {plan, failures, observed, status}
+  return {plan, backOff, failures, observed, status}
 }

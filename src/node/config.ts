@@ -24,6 +24,8 @@ export interface NodeConfig {
    * unless asked; `seccompDefault: false` gives the kubelet's behaviour.
    */
   seccompDefault?: boolean | undefined
+  /** The crash-loop back-off's ceiling (kubelet crashLoopBackOff.maxContainerRestartPeriod); default 300s. */
+  maxContainerRestartPeriodMs?: number | undefined
   /** How many pods are synced at the same time. */
   parallelism: number
 }

@@ -12,7 +12,7 @@ import {instrumentRuntime, type CriMetrics} from '../cri/instrumented.js'
 import {RuntimeCache} from '../pleg/runtime-cache.js'
 import {EventStore} from '../store/event-store.js'
 import {parseResolvConf} from '../kuberuntime/dns.js'
-import {BackOff} from '../loop/backoff.js'
+import {BackOff, INITIAL_BACKOFF_MS, MAX_BACKOFF_MS} from '../loop/backoff.js'
 import {type HostFs} from '../host/port.js'
 import {nodeHostFs} from '../host/node-host-fs.js'
 import {podRecorder} from './pod-store.js'
@@ -80,7 +80,8 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
     clock,
     prober,
     cache,
-    backOff: new BackOff(),
+    // A ceiling under 10s is the first delay too (kubelet crashLoopBackOff.maxContainerRestartPeriod).
+    backOff: new BackOff(Math.min(INITIAL_BACKOFF_MS, config.maxContainerRestartPeriodMs ?? MAX_BACKOFF_MS), config.maxContainerRestartPeriodMs ?? MAX_BACKOFF_MS),
     deps: Object.freeze({
       runtime: runtime.runtime,
       images: runtime.images,

@@ -29,12 +29,15 @@ export interface KubeletConfigValues {
   maxPods?: number
   serializeImagePulls?: boolean
   seccompDefault?: boolean
+  /** crashLoopBackOff.maxContainerRestartPeriod: the crash-loop back-off's ceiling. */
+  maxContainerRestartPeriodMs?: number
   containerLogMaxSizeBytes?: number
   containerLogMaxFiles?: number
   podLogsDir?: string
 }
 
-type Reader = (v: unknown) => {value: unknown} | {error: string}
+/** A field's value, or what is wrong with it (`field`: the part of it, for nested fields). */
+type Reader = (v: unknown) => {value: unknown} | {error: string; field?: string}
 
 const str: Reader = (v) => (typeof v === 'string' ? {value: v} : {error: 'must be a string'})
 const bool: Reader = (v) => (typeof v === 'boolean' ? {value: v} : {error: 'must be true or false'})
@@ -45,6 +48,16 @@ const duration: Reader = (v) => {
   if (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v))) return {error: `must be a duration with a unit, such as 20s or 1m (got ${JSON.stringify(v)})`}
   const ms = typeof v === 'string' ? parseDuration(v) : undefined
   return ms !== undefined && ms > 0 ? {value: ms} : {error: 'must be a duration such as 20s or 1m'}
+}
+/** crashLoopBackOff.maxContainerRestartPeriod: the back-off's ceiling, 1s to 300s as the kubelet allows. */
+const crashLoopBackOff: Reader = (v) => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return {error: 'must be an object with maxContainerRestartPeriod'}
+  const raw = (v as Record<string, unknown>)['maxContainerRestartPeriod']
+  if (raw === undefined) return {value: undefined}
+  const r = duration(raw)
+  if ('error' in r) return {error: r.error, field: 'maxContainerRestartPeriod'}
+  const ms = r.value as number
+  return ms >= 1000 && ms <= 300_000 ? {value: ms} : {error: 'must be between 1s and 300s', field: 'maxContainerRestartPeriod'}
 }
 const stringList: Reader = (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? {value: v} : {error: 'must be a list of strings'})
 const quantity: Reader = (v) => {
@@ -88,6 +101,7 @@ const FIELDS: Record<string, [Reader, keyof KubeletConfigValues]> = {
   maxPods: [positiveInt, 'maxPods'],
   serializeImagePulls: [bool, 'serializeImagePulls'],
   seccompDefault: [bool, 'seccompDefault'],
+  crashLoopBackOff: [crashLoopBackOff, 'maxContainerRestartPeriodMs'],
   containerLogMaxSize: [quantity, 'containerLogMaxSizeBytes'],
   containerLogMaxFiles: [positiveInt, 'containerLogMaxFiles'],
   podLogsDir: [str, 'podLogsDir'],
@@ -126,8 +140,8 @@ export function parseKubeletConfig(text: string, location: string): ParsedKubele
       continue
     }
     const r = spec[0](raw)
-    if ('error' in r) issues.push(issue(field, r.error))
-    else values[spec[1]] = r.value
+    if ('error' in r) issues.push(issue(r.field ? `${field}.${r.field}` : field, r.error))
+    else if (r.value !== undefined) values[spec[1]] = r.value
   }
   if (issues.length > 0) throw new InvalidInputError(issues)
   return {values: values as KubeletConfigValues, unknown}

@@ -90,6 +90,30 @@ describe('SyncLoop over the fake CRI', () => {
     expect(running()).toEqual([`web-n1/${IMAGE}`])
   })
 
+  it('back-off counts from the exit: a container that ran a minute before each crash still backs off', async () => {
+    const web = await staticPod('web')
+    loop.handleUpdates([{op: 'ADD', pods: [web]}])
+    await loop.idle()
+    const crashAfterAMinute = async (): Promise<void> => {
+      clock.advance(60_000)
+      const live = [...fake.containers.entries()].find(([, c]) => c.status.state === 'CONTAINER_RUNNING')![0]
+      fake.exitContainer(live, 1)
+      loop.handleLifecycleEvents([{uid: web.pod.metadata.uid, type: 'ContainerDied', containerId: live}])
+      await loop.idle()
+    }
+    // The first crash restarts at once, as in the kubelet.
+    await crashAfterAMinute()
+    expect(running()).toEqual([`web-n1/${IMAGE}`])
+    // The second, a minute later, waits 10 s from its exit (counted from the restart, it would not).
+    await crashAfterAMinute()
+    expect(running()).toEqual([])
+    expect(loop.statuses()[0]!.status?.containerStatuses?.[0]?.state?.waiting?.reason).toBe('CrashLoopBackOff')
+    clock.advance(10_000)
+    loop.tick()
+    await loop.idle()
+    expect(running()).toEqual([`web-n1/${IMAGE}`])
+  })
+
   it('removes a pod only once the sources are ready', async () => {
     const web = await staticPod('web')
     loop.handleUpdates([{op: 'ADD', pods: [web]}])

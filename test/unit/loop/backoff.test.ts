@@ -34,4 +34,14 @@ describe('BackOff', () => {
     b.restore('over', 5, 10, 'CrashLoopBackOff')
     expect(b.size).toBe(2)
   })
+
+  it.each<[string, number, number, boolean]>([
+    ['an exit right after a restart waits the delay from the exit', 60_000, 60_000, true],
+    ['the delay has passed since the exit', 60_000, 70_000, false],
+    ['an exit after more than twice the maximum of running starts afresh', 2 * MAX_BACKOFF_MS + 1, 2 * MAX_BACKOFF_MS + 1, false],
+  ])('get(key, now, since): %s', (_name, since, now, blocked) => {
+    const b = new BackOff()
+    b.next('k', 0, 'CrashLoopBackOff')
+    expect(b.get('k', now, since) !== undefined).toBe(blocked)
+  })
 })

@@ -21,6 +21,8 @@ healthzPort: 10248
 maxPods: 50
 containerLogMaxSize: 10Mi
 staticPodURLHeader: {Authorization: ["Bearer x"]}
+seccompDefault: false
+crashLoopBackOff: {maxContainerRestartPeriod: 1m}
 cgroupDriver: systemd
 `,
       'kubelet.yaml',
@@ -29,6 +31,8 @@ cgroupDriver: systemd
       staticPodPath: '/etc/kubernetes/manifests',
       syncFrequencyMs: 90_000,
       fileCheckFrequencyMs: 20_000,
+      seccompDefault: false,
+      maxContainerRestartPeriodMs: 60_000,
       runtimeRequestTimeoutMs: 120_000,
       clusterDNS: ['10.96.0.10'],
       readOnlyPort: 0,
@@ -42,6 +46,8 @@ cgroupDriver: systemd
   it.each([
     ['syncFrequency: soon', 'field syncFrequency: must be a duration such as 20s or 1m'],
     ['syncFrequency: 20', 'field syncFrequency: must be a duration with a unit, such as 20s or 1m (got 20)'],
+    ['crashLoopBackOff: {maxContainerRestartPeriod: 10m}', 'field crashLoopBackOff.maxContainerRestartPeriod: must be between 1s and 300s'],
+    ['crashLoopBackOff: {maxContainerRestartPeriod: 30}', 'field crashLoopBackOff.maxContainerRestartPeriod: must be a duration with a unit, such as 20s or 1m (got 30)'],
     ['fileCheckFrequency: "20"', 'field fileCheckFrequency: must be a duration with a unit, such as 20s or 1m (got "20")'],
     ['readOnlyPort: 70000', 'field readOnlyPort: must be a port number between 0 and 65535'],
     ['maxPods: -1', 'field maxPods: must be a positive whole number'],

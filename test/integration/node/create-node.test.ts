@@ -1,0 +1,38 @@
+// What the composition root takes from the node's configuration into the core.
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterEach, describe, expect, it} from 'vitest'
+import {createNode} from '../../../src/node/create-node.js'
+import type {NodeConfig} from '../../../src/node/config.js'
+import {silentLogger} from '../../../src/util/logger.js'
+import {FakeRuntime} from '../../support/fake-runtime.js'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, {recursive: true, force: true})
+})
+
+function config(extra: Partial<NodeConfig>): NodeConfig {
+  const work = mkdtempSync(join(tmpdir(), 'kn-node-'))
+  dirs.push(work)
+  return {nodeName: 'n1', rootDir: join(work, 'root'), podLogsDir: join(work, 'logs'), runtimeEndpoint: '', imageEndpoint: '', runtimeRequestTimeoutMs: 1000, resolvConf: '', clusterDNS: [], clusterDomain: 'cluster.local', parallelism: 4, ...extra}
+}
+
+describe('createNode', () => {
+  it.each<[string, number | undefined, number[]]>([
+    ["the kubelet's back-off: 10s doubling to 300s", undefined, [10_000, 20_000, 40_000, 80_000, 160_000, 300_000]],
+    ['crashLoopBackOff.maxContainerRestartPeriod: 30s', 30_000, [10_000, 20_000, 30_000, 30_000]],
+    ['a ceiling under 10s is the first delay too', 5_000, [5_000, 5_000]],
+  ])('%s', async (_name, max, delays) => {
+    const node = await createNode(config({maxContainerRestartPeriodMs: max}), silentLogger, {runtime: new FakeRuntime()})
+    expect(delays.map((_, i) => node.sync.backOff.next('k', i, 'CrashLoopBackOff') - i)).toEqual(delays)
+    node.close()
+  })
+
+  it('freezes what it builds: no run can change the shared deps', async () => {
+    const node = await createNode(config({}), silentLogger, {runtime: new FakeRuntime()})
+    expect(Object.isFrozen(node) && Object.isFrozen(node.sync) && Object.isFrozen(node.sync.deps)).toBe(true)
+    node.close()
+  })
+})

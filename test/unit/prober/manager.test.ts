@@ -140,6 +140,18 @@ describe('first probe of a new worker', () => {
     h.manager.stop()
   })
 
+  it('an adopted container is never killed by liveness before its first probe ran (after a restart)', async () => {
+    const h = harness({random: () => 0.9})
+    const adopted = observed(runtimeContainer('app', 'c1', {startedAt: T0 - 3_600_000}))
+    h.manager.syncPod(staticPod([{name: 'app', livenessProbe: probe('live', {periodSeconds: 10})}]), adopted)
+    // Until the first probe (spread over the period after the restart) its liveness is Success.
+    expect(h.manager.results(UID, adopted).get('app')).toEqual({liveness: 'Success'})
+    await h.advance(8_999)
+    expect(h.count('live')).toBe(0)
+    expect(h.manager.results(UID, adopted).get('app')).toEqual({liveness: 'Success'})
+    h.manager.stop()
+  })
+
   it('is immediate once the manager has run longer than the period', async () => {
     const h = harness({random: () => 0.5, age: 60_000})
     h.manager.syncPod(staticPod([{name: 'app', livenessProbe: probe('live', {periodSeconds: 10})}]), observed(runtimeContainer('app', 'c1')))

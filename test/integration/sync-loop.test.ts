@@ -71,47 +71,45 @@ describe('SyncLoop over the fake CRI', () => {
     expect([...fake.sandboxes.keys()]).toEqual(sandboxes)
   })
 
-  it('a crash-looping container waits for its back-off, then the tick restarts it', async () => {
-    const web = await staticPod('web')
-    loop.handleUpdates([{op: 'ADD', pods: [web]}])
+  /** The running container of `sp` exits with code 1 after running `ranMs`, and the loop hears of it. */
+  async function crash(sp: StaticPod, ranMs = 0): Promise<void> {
+    clock.advance(ranMs)
+    const live = [...fake.containers.entries()].find(([, c]) => c.status.state === 'CONTAINER_RUNNING')![0]
+    fake.exitContainer(live, 1)
+    loop.handleLifecycleEvents([{uid: sp.pod.metadata.uid, type: 'ContainerDied', containerId: live}])
     await loop.idle()
-    for (let restart = 1; restart <= 2; restart++) {
-      const live = [...fake.containers.entries()].find(([, c]) => c.status.state === 'CONTAINER_RUNNING')![0]
-      fake.exitContainer(live, 1)
-      loop.handleLifecycleEvents([{uid: web.pod.metadata.uid, type: 'ContainerDied', containerId: live}])
-      await loop.idle()
-    }
-    // The second death falls inside the 10s back-off armed by the first restart.
+  }
+
+  /** Nothing runs while the 10 s back-off lasts (CrashLoopBackOff); the tick after it restarts. */
+  async function backsOffThenRestarts(): Promise<void> {
     expect(running()).toEqual([])
     expect(loop.statuses()[0]!.status?.containerStatuses?.[0]?.state?.waiting?.reason).toBe('CrashLoopBackOff')
     clock.advance(10_000)
     loop.tick()
     await loop.idle()
     expect(running()).toEqual([`web-n1/${IMAGE}`])
+  }
+
+  it('a crash-looping container waits for its back-off, then the tick restarts it', async () => {
+    const web = await staticPod('web')
+    loop.handleUpdates([{op: 'ADD', pods: [web]}])
+    await loop.idle()
+    // The second death falls inside the 10s back-off armed by the first restart.
+    await crash(web)
+    await crash(web)
+    await backsOffThenRestarts()
   })
 
   it('back-off counts from the exit: a container that ran a minute before each crash still backs off', async () => {
     const web = await staticPod('web')
     loop.handleUpdates([{op: 'ADD', pods: [web]}])
     await loop.idle()
-    const crashAfterAMinute = async (): Promise<void> => {
-      clock.advance(60_000)
-      const live = [...fake.containers.entries()].find(([, c]) => c.status.state === 'CONTAINER_RUNNING')![0]
-      fake.exitContainer(live, 1)
-      loop.handleLifecycleEvents([{uid: web.pod.metadata.uid, type: 'ContainerDied', containerId: live}])
-      await loop.idle()
-    }
     // The first crash restarts at once, as in the kubelet.
-    await crashAfterAMinute()
+    await crash(web, 60_000)
     expect(running()).toEqual([`web-n1/${IMAGE}`])
     // The second, a minute later, waits 10 s from its exit (counted from the restart, it would not).
-    await crashAfterAMinute()
-    expect(running()).toEqual([])
-    expect(loop.statuses()[0]!.status?.containerStatuses?.[0]?.state?.waiting?.reason).toBe('CrashLoopBackOff')
-    clock.advance(10_000)
-    loop.tick()
-    await loop.idle()
-    expect(running()).toEqual([`web-n1/${IMAGE}`])
+    await crash(web, 60_000)
+    await backsOffThenRestarts()
   })
 
   it('a recreated sandbox keeps the pod history: restart count, last state, the old sandbox until GC', async () => {

@@ -22,6 +22,7 @@ import type {NodeInfo} from '../util/node-info.js'
 import type {StatusRecorder} from '../store/status-store.js'
 import {withTransitionTimes} from '../status/transitions.js'
 import {podObject} from '../pod/event-object.js'
+import {activeDeadlineAt} from '../pod/active-deadline.js'
 import {podDataDir} from '../kuberuntime/naming.js'
 
 export interface SyncLoopMetrics {
@@ -329,6 +330,9 @@ export class SyncLoop {
       if (until.length > 0) rec.nextSyncAt = Math.min(...until)
       else if (outcome.failures.length > 0) rec.nextSyncAt = now + this.jitter(this.opts.errorBackOffMs)
       else rec.nextSyncAt = now + this.jitter(this.opts.resyncIntervalMs)
+      // The pod is synced when its active deadline falls (the kubelet's activeDeadlineHandler).
+      const deadline = activeDeadlineAt(rec.sp.pod.spec, outcome.observed?.sandboxes ?? [])
+      if (deadline !== undefined && deadline > now) rec.nextSyncAt = Math.min(rec.nextSyncAt, deadline)
       if (outcome.failures.length > 0) metrics?.syncError()
       const cs = outcome.status.containerStatuses ?? []
       if (!rec.startReported && cs.length > 0 && cs.every((c) => c.state?.running)) {

@@ -112,6 +112,21 @@ describe('SyncLoop over the fake CRI', () => {
     await backsOffThenRestarts()
   })
 
+  it('the tick syncs a pod when its activeDeadlineSeconds falls, not a resync later', async () => {
+    const file = join(work, 'short.yaml')
+    writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata: {name: short}\nspec:\n  activeDeadlineSeconds: 30\n  containers: [{name: main, image: "${IMAGE}"}]\n`)
+    const [short] = (await loadStaticPods([file], {nodeName: 'n1'})).pods
+    loop.handleUpdates([{op: 'ADD', pods: [short!]}])
+    await loop.idle()
+    expect(running()).toHaveLength(1)
+    // The sandbox was created a fraction of a millisecond after the clock's start.
+    clock.advance(30_001)
+    loop.tick()
+    await loop.idle()
+    expect(running()).toEqual([])
+    expect(loop.statuses()[0]!.status).toMatchObject({phase: 'Failed', reason: 'DeadlineExceeded'})
+  })
+
   it('removes a pod only once the sources are ready', async () => {
     const web = await staticPod('web')
     loop.handleUpdates([{op: 'ADD', pods: [web]}])

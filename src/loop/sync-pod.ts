@@ -143,9 +143,11 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   // An edit that needed no action (a probe, an annotation) still changes the manifest readers pair
   // the recorded status with: pod.json follows it (written only when it changed).
   if (observed && plan.actions.length === 0) {
-    await ctx.deps.savePod?.(sp).catch((err: unknown) => ctx.deps.logger.warn('Could not record the pod manifest', {pod: sp.pod.metadata.name, err: errorMessage(err)}))
+    const {savePod, logger} = ctx.deps
+    await savePod?.(sp).catch((err: unknown) => logger.warn('Could not record the pod manifest', {pod: sp.pod.metadata.name, err: errorMessage(err)}))
   }
   const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now()})
-  if (status.reason === DEADLINE_EXCEEDED_REASON) ctx.deps.events?.emit(podObject(sp.pod), 'Warning', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
+  const {events} = ctx.deps
+  if (status.reason === DEADLINE_EXCEEDED_REASON) events?.emit(podObject(sp.pod), 'Warning', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
   return {plan, backOff, failures, observed, status}
 }

@@ -10,6 +10,8 @@ interface Entry {
   delayMs: number
   lastFailure: number
   reason: BackOffEntry['reason']
+  /** Taken over from another process: the end it recorded, whatever the exit it counts from. */
+  fixedUntil?: number | undefined
 }
 
 export class BackOff {
@@ -38,7 +40,7 @@ export class BackOff {
     if (!e) return undefined
     // An exit long after the last failure (the container ran for a while) starts afresh.
     if (since !== undefined && since - e.lastFailure > 2 * this.maxMs) return undefined
-    const until = (since ?? e.lastFailure) + e.delayMs
+    const until = e.fixedUntil ?? (since ?? e.lastFailure) + e.delayMs
     if (until <= now) return undefined
     const secs = Math.ceil(e.delayMs / 1000)
     const what = e.reason === 'CrashLoopBackOff' ? 'restarting failed container' : 'pulling image'
@@ -52,7 +54,7 @@ export class BackOff {
   restore(key: string, until: number, now: number, reason: BackOffEntry['reason']): void {
     if (until <= now || this.entries.has(key)) return
     const delayMs = Math.min(Math.max(until - now, this.initialMs), this.maxMs)
-    this.entries.set(key, {delayMs, lastFailure: until - delayMs, reason})
+    this.entries.set(key, {delayMs, lastFailure: until - delayMs, reason, fixedUntil: until})
   }
 
   reset(key: string): void {

@@ -27,6 +27,8 @@ describe('BackOff', () => {
     const b = new BackOff()
     b.restore('taken', 40_000, 0, 'CrashLoopBackOff')
     expect(b.get('taken', 39_999)).toMatchObject({until: 40_000, reason: 'CrashLoopBackOff'})
+    // Whatever exit the caller counts from, the recorded end holds.
+    expect(b.get('taken', 39_999, -5_000)).toMatchObject({until: 40_000})
     expect(b.get('taken', 40_000)).toBeUndefined()
     b.next('own', 0, 'CrashLoopBackOff')
     b.restore('own', 1_000, 0, 'CrashLoopBackOff')

@@ -7,7 +7,7 @@ import type {HostFs} from '../host/port.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Logger} from '../util/logger.js'
 import {errorMessage} from '../util/errors.js'
-import {isInside} from '../util/contained-path.js'
+import {isPlainlyInside} from '../util/contained-path.js'
 
 export interface LogRotationOptions {
   maxSizeBytes: number
@@ -39,7 +39,7 @@ export async function rotateLogs(
     for (const c of pod.containers) {
       if (c.state !== 'running' || !c.logPath) continue
       // The runtime reports the path; only files under --pod-logs-dir are ever renamed or deleted.
-      if (!isInside(opts.podLogsDir, c.logPath) || c.logPath.split('/').includes('..')) {
+      if (!isPlainlyInside(opts.podLogsDir, c.logPath)) {
         logger.warn('Not rotating a container log outside --pod-logs-dir', {pod: pod.name, container: c.name, path: c.logPath})
         continue
       }

@@ -9,7 +9,7 @@ import type {RuntimeContainer} from '../kuberuntime/model.js'
 import {streamContainerLog} from '../kuberuntime/logs.js'
 import {allByName} from '../pod/restart-policy.js'
 import {readPodEvents} from '../store/event-store.js'
-import {isInside} from '../util/contained-path.js'
+import {isPlainlyInside} from '../util/contained-path.js'
 import type {KubeNode} from './create-node.js'
 
 export const LOG_TAIL_LINES = 20
@@ -49,7 +49,7 @@ function stateText(cs: ContainerStatus): string {
 
 /** The last `lines` of a container instance's log, read only below --pod-logs-dir. */
 async function logTail(node: KubeNode, rc: RuntimeContainer | undefined, lines: number): Promise<string[]> {
-  if (!rc?.logPath || !isInside(node.config.podLogsDir, rc.logPath) || rc.logPath.split('/').includes('..')) return []
+  if (!rc?.logPath || !isPlainlyInside(node.config.podLogsDir, rc.logPath)) return []
   const out: string[] = []
   await streamContainerLog(rc.logPath, {tail: lines, timestamps: false, follow: false}, (line) => out.push(line), node.clock).catch(() => undefined)
   return out

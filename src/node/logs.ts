@@ -3,7 +3,7 @@ import type {KubeNode} from './create-node.js'
 import {listManagedPods, matchesName} from './pods.js'
 import {streamContainerLog, type LogOptions} from '../kuberuntime/logs.js'
 import {InvalidInputError, NotFoundError} from '../util/errors.js'
-import {isInside} from '../util/contained-path.js'
+import {isPlainlyInside} from '../util/contained-path.js'
 
 export interface LogsRequest extends LogOptions {
   pod: string
@@ -29,7 +29,7 @@ export async function containerLog(node: KubeNode, req: LogsRequest, write: (lin
   if (!target) throw new NotFoundError(`container "${name}" in pod "${pod.observed.name}" has no previous instance`)
   if (!target.logPath) throw new NotFoundError(`container "${name}" in pod "${pod.observed.name}" has no log file`)
   // The runtime reports the path; kube-node reads only below its own --pod-logs-dir.
-  if (!isInside(node.config.podLogsDir, target.logPath) || target.logPath.split('/').includes('..')) {
+  if (!isPlainlyInside(node.config.podLogsDir, target.logPath)) {
     throw new NotFoundError(`container "${name}" in pod "${pod.observed.name}" has its log outside --pod-logs-dir (${node.config.podLogsDir})`)
   }
   await streamContainerLog(target.logPath, req, write, node.clock)

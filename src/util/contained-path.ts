@@ -34,6 +34,14 @@ export function isInside(root: string, path: string): boolean {
 }
 
 /**
+ * For a path someone else reported (the runtime's log_path): inside `root` as written, with no
+ * '..' segment at all, so nothing that normalizing would hide is ever followed.
+ */
+export function isPlainlyInside(root: string, path: string): boolean {
+  return isInside(root, path) && !path.split('/').includes('..')
+}
+
+/**
  * `root/seg1/seg2/…`, each segment checked with segmentError and the result proven to lie
  * strictly below `root`. `field` names where the segments came from, for the error.
  */

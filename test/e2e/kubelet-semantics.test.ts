@@ -1,13 +1,17 @@
 // Kubelet semantics a user notices, on a real containerd: activeDeadlineSeconds, an edited finished
 // pod running again, the config hash following each edit, and a dead sandbox recreated with the
 // restart count carried over.
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
-import {mkdirSync, rmSync, writeFileSync} from 'node:fs'
+import {describe, expect, it} from 'vitest'
+import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {BUSYBOX, NODE, ctr, eventually, getPods, kn, makeDirs, startWatch, type Daemon} from './support.js'
+import {BUSYBOX, NODE, ctr, eventually, getPods, kn, makeDirs, manifestDir, startWatch, type Daemon} from './support.js'
 
 const dirs = makeDirs()
-const manifests = join(dirs.work, 'manifests')
+let daemon: Daemon | undefined
+const manifests = manifestDir(dirs, async () => {
+  if (daemon) await daemon.stop('SIGTERM')
+  daemon = undefined
+})
 const quick = [manifests, '--file-check-frequency', '1s', '--port', '0', '--healthz-port', '0']
 
 const podYaml = (name: string, spec: string): string => `apiVersion: v1
@@ -18,21 +22,7 @@ spec:
 ${spec}`
 
 describe('kubelet semantics (real containerd)', () => {
-  let daemon: Daemon | undefined
   const find = async (name: string) => (await getPods(dirs)).find((p) => p.metadata.name === `${name}-${NODE}`)
-
-  beforeAll(async () => {
-    mkdirSync(manifests, {recursive: true})
-    await kn(dirs, ['down', '--all'])
-  })
-  afterEach(async () => {
-    if (daemon) await daemon.stop('SIGTERM')
-    daemon = undefined
-    rmSync(manifests, {recursive: true, force: true})
-    mkdirSync(manifests, {recursive: true})
-    await kn(dirs, ['down', '--all'])
-  })
-  afterAll(() => dirs.cleanup())
 
   it('activeDeadlineSeconds: the pod is stopped and Failed with DeadlineExceeded', async () => {
     writeFileSync(join(manifests, 'short.yaml'), podYaml('short', `  activeDeadlineSeconds: 3\n  containers:\n  - {name: main, image: ${BUSYBOX}, command: [sh, -c, "while true; do sleep 1; done"]}\n`))

@@ -119,6 +119,10 @@ describe('watch, get, describe and /pods tell the same truth (real containerd)',
   it('a crash loop: CrashLoopBackOff with its restarts, as the daemon sees it', async () => {
     const s = await agreed('crasher', (p) => container(p)?.state['waiting']?.reason === 'CrashLoopBackOff', 'crasher backing off')
     expect(s).toMatch(/main:waiting:CrashLoopBackOff:ready=false:restarts=[1-9]/)
+    // get says where the status came from: the running daemon's record.
+    const annotations = (await fromGet('crasher'))?.metadata.annotations ?? {}
+    expect(annotations['kube-node.io/status-source']).toBe('recorded')
+    expect(annotations['kube-node.io/status-writer']).toMatch(/^watch \(pid \d+, running\), \d{4}-\d\d-\d\dT/)
     expect(await describeText('crasher')).toMatch(/Warning +BackOff .*Back-off restarting failed container main/)
     // A second `run` of the same pod starts from the daemon's back-off: no restart, the same reason.
     // Right after a fresh crash, the back-off has its whole delay (at least 10 s) ahead.

@@ -1,7 +1,8 @@
 // Helpers for end-to-end tests: run the built CLI (bin/run.js) against the private containerd
 // that scripts/runtime.sh started, and look at the result independently with `ctr`.
 import {spawn, spawnSync} from 'node:child_process'
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {afterAll, afterEach, beforeAll} from 'vitest'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 
@@ -132,4 +133,25 @@ export async function getPods(dirs: {rootDir: string; logsDir: string}): Promise
   const r = await kn(dirs, ['get', 'pods', '-o', 'json'])
   if (r.code !== 0) throw new Error(r.stderr)
   return (JSON.parse(r.stdout) as {items: PodView[]}).items.filter((p) => p.metadata.name.endsWith(`-${NODE}`))
+}
+
+/**
+ * A manifests directory for a test file of `watch`: emptied, with every pod of the node taken
+ * down, after each test (once `stopDaemon` has stopped that test's watch), and removed at the end.
+ * Registers the hooks; call it at the top of the file.
+ */
+export function manifestDir(dirs: {rootDir: string; logsDir: string; work: string; cleanup: () => void}, stopDaemon: () => Promise<void>): string {
+  const manifests = join(dirs.work, 'manifests')
+  beforeAll(async () => {
+    mkdirSync(manifests, {recursive: true})
+    await kn(dirs, ['down', '--all'])
+  })
+  afterEach(async () => {
+    await stopDaemon()
+    rmSync(manifests, {recursive: true, force: true})
+    mkdirSync(manifests, {recursive: true})
+    await kn(dirs, ['down', '--all'])
+  })
+  afterAll(() => dirs.cleanup())
+  return manifests
 }

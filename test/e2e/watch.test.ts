@@ -1,13 +1,17 @@
 // `kube-node watch` against a real containerd: manifest changes, container deaths, broken
 // manifests, removal, URL sources, restarts of kube-node itself, foreign sandboxes and signals.
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {createServer, type Server} from 'node:http'
 import {mkdirSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {ENDPOINT, NODE, ROOT, ctr, ctrContainersWithLabel, eventually, getPods, kn, makeDirs, podYaml, startWatch, type Daemon} from './support.js'
+import {ENDPOINT, NODE, ROOT, ctr, ctrContainersWithLabel, eventually, getPods, kn, makeDirs, manifestDir, podYaml, startWatch, type Daemon} from './support.js'
 
 const dirs = makeDirs()
-const manifests = join(dirs.work, 'manifests')
+let daemon: Daemon | undefined
+const manifests = manifestDir(dirs, async () => {
+  if (daemon) await daemon.stop('SIGKILL')
+  daemon = undefined
+})
 const POD_NAME = 'io.kubernetes.pod.name'
 const quick = ['--file-check-frequency', '1s', '--http-check-frequency', '1s', '--port', '0', '--healthz-port', '0']
 
@@ -24,21 +28,6 @@ function running(podName: string) {
 }
 
 describe('kube-node watch (real containerd)', () => {
-  let daemon: Daemon | undefined
-
-  beforeAll(async () => {
-    mkdirSync(manifests, {recursive: true})
-    await kn(dirs, ['down', '--all'])
-  })
-  afterEach(async () => {
-    if (daemon) await daemon.stop('SIGKILL')
-    daemon = undefined
-    rmSync(manifests, {recursive: true, force: true})
-    mkdirSync(manifests, {recursive: true})
-    await kn(dirs, ['down', '--all'])
-  })
-  afterAll(() => dirs.cleanup())
-
   it('adds, edits in place, survives a broken edit, and removes a pod', async () => {
     write('web.yaml', podYaml('web'))
     daemon = startWatch(dirs, [manifests, ...quick])

@@ -1,7 +1,7 @@
 // What the process managing a pod knew about it, kept on disk so that every reader (`get`,
 // `describe`, `/pods`, a second `run`) sees the same truth: the kubelet's status manager, with a
 // file under --root-dir in place of the API server.
-import type {PodStatus} from 'kubernetes-types/core/v1.js'
+import type {PodStatus} from './types.js'
 
 /** The process that wrote a record. */
 export interface StatusWriter {

@@ -1,5 +1,6 @@
-// The v1 API subset kube-node reads and writes. The shapes come from `kubernetes-types`, the
-// generated TypeScript of the Kubernetes OpenAPI schema, so field names match kubectl's exactly.
+// The v1 API subset kube-node reads and writes. The shapes are generated from the upstream
+// Kubernetes OpenAPI of one named version (src/api/generated, `npm run gen:api`), so field names
+// match kubectl's exactly and newer fields are known.
 export type {
   Pod,
   PodSpec,
@@ -18,10 +19,13 @@ export type {
   Secret,
   Event,
   EventList,
-} from 'kubernetes-types/core/v1.js'
-export type {ObjectMeta} from 'kubernetes-types/meta/v1.js'
+  ObjectMeta,
+  Toleration,
+  NodeSelectorRequirement,
+  NodeSelectorTerm,
+} from './generated/types.js'
 
-import type {Pod} from 'kubernetes-types/core/v1.js'
+import type {Pod} from './generated/types.js'
 
 /** Where a pod came from: the file (and document index) or URL that defined it. */
 export interface PodSource {
@@ -52,7 +56,7 @@ export interface PodUpdate {
   pods: StaticPod[]
 }
 
-import type {ConfigMap, Secret} from 'kubernetes-types/core/v1.js'
+import type {ConfigMap, Secret} from './generated/types.js'
 
 /**
  * ConfigMaps and Secrets placed beside the pods (same file, same directory or another -f):

@@ -18,6 +18,7 @@ import {
 import {describeError, exitCodeFor} from './exit-codes.js'
 import {durationFlag} from './flags.js'
 import {loadKubeletConfig, type KubeletConfigValues} from '../node/kubelet-config.js'
+import type {ValidationMode} from '../manifest/unknown-fields.js'
 
 export type GlobalFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 
@@ -103,6 +104,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       seccompDefault: kc.seccompDefault ?? true,
       maxContainerRestartPeriodMs: kc.maxContainerRestartPeriodMs,
       parallelism: 8,
+      // Only run, plan, validate and watch have the flag, which has no default: unset, the file decides.
+      validate: (f as {validate?: ValidationMode}).validate ?? kc.staticPodValidation ?? 'strict',
     }
   }
 

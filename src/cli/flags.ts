@@ -33,3 +33,12 @@ export function durationFlag(options: {summary: string; default: string; helpGro
   // manifest print instead of the number.
   return duration({...rest, default: ms, defaultHelp: async () => text})
 }
+
+/**
+ * `--validate`: what unknown manifest fields are (kubectl's strict|warn|ignore). No default here:
+ * an unset flag leaves the config file's `staticPodValidation`, then strict.
+ */
+export const validateFlag = Flags.option({
+  options: ['strict', 'warn', 'ignore'] as const,
+  summary: 'Unknown manifest fields: an error (strict, the default), a warning, or ignored.',
+})

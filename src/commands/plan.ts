@@ -1,3 +1,4 @@
+import {validateFlag} from '../cli/flags.js'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
 import {planPods} from '../node/plan.js'
@@ -10,6 +11,7 @@ export default class Plan extends BaseCommand<typeof Plan> {
   static override flags = {
     filename: Flags.string({char: 'f', summary: 'Manifest file, directory, URL, or - for stdin.', required: true, multiple: true}),
     output: Flags.option({char: 'o', options: ['table', 'json', 'yaml'] as const, default: 'table' as const, summary: 'Output format.'})(),
+    validate: validateFlag(),
   }
 
   async run(): Promise<void> {

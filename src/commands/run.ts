@@ -3,7 +3,7 @@ import {BaseCommand} from '../cli/base-command.js'
 import {runPods} from '../node/run.js'
 import {createProgress} from '../cli/render/progress.js'
 import {renderRunResults} from '../cli/render/run-results.js'
-import {durationFlag} from '../cli/flags.js'
+import {durationFlag, validateFlag} from '../cli/flags.js'
 import {PodFailedError} from '../util/errors.js'
 import {planPods} from '../node/plan.js'
 import {failureReports} from '../node/failure-report.js'
@@ -25,6 +25,7 @@ export default class Run extends BaseCommand<typeof Run> {
     timeout: durationFlag({default: '5m', summary: 'How long to wait for all pods.', examples: '90s or 5m'}),
     output: Flags.option({char: 'o', options: ['table', 'json', 'yaml'] as const, default: 'table' as const, summary: 'Output format.'})(),
     'dry-run': Flags.boolean({summary: 'Print the actions run would take, and change nothing.'}),
+    validate: validateFlag(),
   }
 
   async run(): Promise<void> {

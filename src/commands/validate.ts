@@ -1,7 +1,8 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
 import {loadStaticPods} from '../manifest/load.js'
-import {processManifestIO} from '../node/manifest-io.js'
+import {manifestLoadOptions} from '../node/load-options.js'
+import {validateFlag} from '../cli/flags.js'
 
 export default class Validate extends BaseCommand<typeof Validate> {
   static override summary = 'Parse and validate manifests without touching the runtime.'
@@ -9,11 +10,11 @@ export default class Validate extends BaseCommand<typeof Validate> {
   static override examples = ['<%= config.bin %> validate -f manifests/', '<%= config.bin %> validate -f etcd.yaml -f kube-apiserver.yaml']
   static override flags = {
     filename: Flags.string({char: 'f', summary: 'Manifest file, directory, URL, or - for stdin.', required: true, multiple: true}),
+    validate: validateFlag(),
   }
 
   async run(): Promise<void> {
-    const {nodeName, clusterDomain} = this.nodeConfig()
-    const {pods} = await loadStaticPods(this.flags.filename, {nodeName, clusterDomain, io: processManifestIO()})
+    const {pods} = await loadStaticPods(this.flags.filename, manifestLoadOptions(this.nodeConfig(), this.logger))
     for (const sp of pods) this.outLine(`pod/${sp.pod.metadata.name} valid (${sp.source.location}, document ${sp.source.document})`)
   }
 }

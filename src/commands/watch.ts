@@ -8,7 +8,7 @@ import {manifestUrlError} from '../manifest/fetch-url.js'
 import {redactUrl} from '../manifest/redact-url.js'
 import {InvalidInputError} from '../util/errors.js'
 import {createNode} from '../node/create-node.js'
-import {durationFlag} from '../cli/flags.js'
+import {durationFlag, validateFlag} from '../cli/flags.js'
 
 export default class Watch extends BaseCommand<typeof Watch> {
   static override summary = 'Keep static pods converged, as a daemon (the kubelet\'s static-pod path).'
@@ -32,6 +32,7 @@ export default class Watch extends BaseCommand<typeof Watch> {
     address: Flags.string({summary: 'Address of the /healthz, /pods and /metrics server.', default: '127.0.0.1'}),
     port: Flags.integer({summary: 'Port of /healthz, /pods and /metrics (0 disables).', default: 10255, min: 0, max: 65535}),
     'healthz-port': Flags.integer({summary: 'Port of a /healthz-only server (0 disables).', default: 10248, min: 0, max: 65535}),
+    validate: validateFlag(),
   }
 
   async run(): Promise<void> {

@@ -18,7 +18,7 @@
 // capacity), taints (skipped for static pods by the kubelet too), sysctl allow-lists,
 // supplementalGroupsPolicy and the eviction manager's node-pressure admission.
 import type {Container, ContainerPort, PodStatus, StaticPod} from '../api/types.js'
-import type {NodeSelectorRequirement, NodeSelectorTerm} from 'kubernetes-types/core/v1.js'
+import type {NodeSelectorRequirement, NodeSelectorTerm} from '../api/types.js'
 import {podQosClass} from '../kuberuntime/qos.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 import {ownValue} from '../util/own.js'

@@ -8,6 +8,7 @@ import {applyDefaults} from './defaults.js'
 import type {ManifestBlob} from './read.js'
 import {validateConfigObject} from './validate-config.js'
 import {validatePod} from './validate.js'
+import {unknownFields, type ValidationMode} from './unknown-fields.js'
 import {describeRef, issueAt, type DocumentRef} from './where.js'
 
 export interface ManifestSet {
@@ -20,10 +21,20 @@ export interface ManifestSet {
 export interface BuildResult extends ManifestSet {
   /** Every problem found; when non-empty the sets are empty (all or nothing). */
   issues: FieldIssue[]
+  /** Unknown fields under `--validate=warn`: reported, not refused. */
+  warnings: FieldIssue[]
 }
 
-export function buildManifests(blobs: readonly ManifestBlob[], opts: {nodeName: string}): BuildResult {
+export interface BuildOptions {
+  nodeName: string
+  /** Unknown fields: errors (default), warnings, or ignored. */
+  validate?: ValidationMode | undefined
+}
+
+export function buildManifests(blobs: readonly ManifestBlob[], opts: BuildOptions): BuildResult {
   const issues: FieldIssue[] = []
+  const warnings: FieldIssue[] = []
+  const mode = opts.validate ?? 'strict'
   const decoded: Array<DecodedObject & {source: ManifestBlob['source']}> = []
   for (const blob of blobs) {
     const result = decodeManifest(blob.location, blob.text)
@@ -33,11 +44,14 @@ export function buildManifests(blobs: readonly ManifestBlob[], opts: {nodeName: 
   for (const obj of decoded) {
     const found = obj.kind === 'Pod' ? validatePod(obj.object, obj.ref, {nodeName: opts.nodeName}) : validateConfigObject(obj.kind, obj.object, obj.ref)
     for (const issue of found) issues.push(issue)
+    if (mode === 'ignore') continue
+    const unknown = unknownFields(obj.kind, obj.object)
+    for (const u of unknown.slice(0, MAX_ISSUES)) (mode === 'strict' ? issues : warnings).push(issueAt(obj.ref, u.field, u.message))
   }
   for (const issue of findDuplicates(decoded)) issues.push(issue)
-  if (issues.length > 0) return {pods: [], configMaps: [], secrets: [], issues: capIssues(issues)}
+  if (issues.length > 0) return {pods: [], configMaps: [], secrets: [], issues: capIssues(issues), warnings: capIssues(warnings)}
 
-  const set: BuildResult = {pods: [], configMaps: [], secrets: [], issues}
+  const set: BuildResult = {pods: [], configMaps: [], secrets: [], issues, warnings: capIssues(warnings)}
   for (const obj of decoded) {
     if (obj.kind === 'Pod') {
       const source = {kind: obj.source, location: obj.ref.location, document: obj.ref.document}

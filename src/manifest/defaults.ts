@@ -3,7 +3,7 @@
 // UID comes from node, namespace and name instead of the content (ARCHITECTURE.md, "Identity and
 // updates"). `kubernetes.io/config.seen` needs a clock, so the caller stamps it. Pure: the input
 // is never changed.
-import type {Toleration} from 'kubernetes-types/core/v1.js'
+import type {Toleration} from '../api/types.js'
 import type {Container, ObjectMeta, Pod, PodSource, Probe, StaticPod, Volume} from '../api/types.js'
 import {hashOf, staticPodUid} from '../util/hash.js'
 import {defaultPullPolicy} from './image-ref.js'

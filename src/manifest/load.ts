@@ -6,6 +6,7 @@ import {errorMessage, InvalidInputError, type FieldIssue} from '../util/errors.j
 import {podHostname} from '../kuberuntime/sandbox-config.js'
 import {buildManifests, type ManifestSet} from './build.js'
 import {readManifestGroups, type ManifestIO} from './read.js'
+import type {ValidationMode} from './unknown-fields.js'
 
 export type {ManifestSet} from './build.js'
 
@@ -14,12 +15,17 @@ export interface LoadOptions {
   /** For setHostnameAsFQDN: the FQDN must fit 64 characters (default cluster.local). */
   clusterDomain?: string
   io?: ManifestIO
+  /** Unknown fields: errors (default), warnings, or ignored. */
+  validate?: ValidationMode | undefined
+  /** Each unknown field under `validate: warn`, before anything runs. */
+  onWarning?: ((issue: FieldIssue) => void) | undefined
 }
 
 export async function loadStaticPods(locations: readonly string[], opts: LoadOptions): Promise<ManifestSet> {
   const groups = await readManifestGroups(locations, opts.io)
-  const {issues, ...set} = buildManifests(groups.flatMap((g) => g.blobs), {nodeName: opts.nodeName})
+  const {issues, warnings, ...set} = buildManifests(groups.flatMap((g) => g.blobs), {nodeName: opts.nodeName, validate: opts.validate})
   if (issues.length > 0) throw new InvalidInputError(issues)
+  for (const w of warnings) opts.onWarning?.(w)
   // What the sandbox would refuse for a reason written in the manifest is refused here, by the
   // same function, so `validate` and `run` agree.
   const hostIssues: FieldIssue[] = []

@@ -1,8 +1,9 @@
 // Validation of one container or init container. Pure.
 import {
   checkBoolean, checkEnum, checkStringList, getInteger, getItem, getList, getObject, getString, isObject, nested, show,
-  UNSUPPORTED, type JsonObject, type Report,
+  type JsonObject, type Report,
 } from '../util/check.js'
+import {unsupported} from '../util/unsupported.js'
 import {parseImageRef} from './image-ref.js'
 import {dnsLabelError, portNameError} from './names.js'
 import {quantityProblem, NOT_A_QUANTITY} from '../util/quantity.js'
@@ -40,7 +41,7 @@ export function validateContainer(report: Report, value: unknown, ctx: Container
   validateEnvFrom(report, c['envFrom'])
   validateResources(report, c['resources'])
   validateVolumeMounts(report, c['volumeMounts'], ctx.volumeNames)
-  if (c['volumeDevices'] !== undefined) report('volumeDevices', UNSUPPORTED)
+  if (c['volumeDevices'] !== undefined) report('volumeDevices', unsupported('volumeDevices'))
   if (c['resizePolicy'] !== undefined) getList(report, 'resizePolicy', c['resizePolicy'])
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
     validateProbe(report, probe, c[probe], portNames)
@@ -160,7 +161,7 @@ function validateResources(report: Report, v: unknown): void {
       if (problem) report(joinPath(`resources.${kind}`, keySegment(k)), `must be a quantity such as "500m" or "64Mi", got ${show(q)}${problem === NOT_A_QUANTITY ? '' : ` (${problem})`}`)
     }
   }
-  if (res['claims'] !== undefined) report('resources.claims', UNSUPPORTED)
+  if (res['claims'] !== undefined) report('resources.claims', unsupported('claims'))
 }
 
 function validateVolumeMounts(report: Report, v: unknown, volumeNames: ReadonlySet<string>): void {

@@ -2,7 +2,8 @@
 // and manifest-defined data (configMap, secret, downwardAPI, projected); anything that needs
 // the API server or a storage plugin is reported as unsupported. Each kind validates its own
 // source (volumes/kinds). Pure.
-import {getItem, getList, getObject, getString, nested, UNSUPPORTED, type Report} from '../util/check.js'
+import {getItem, getList, getObject, getString, nested, type Report} from '../util/check.js'
+import {unsupported} from '../util/unsupported.js'
 import {dnsLabelError} from './names.js'
 import {presentSources, UNSUPPORTED_SOURCES} from './volume-sources.js'
 import {volumeKindNamed} from '../volumes/registry.js'
@@ -27,7 +28,7 @@ export function validateVolumes(report: Report, v: unknown): Set<string> {
     // No source at all is fine: it becomes an emptyDir, as in the API defaults.
     if (present.length > 1) r('', `must have exactly one volume source, got ${present.length} (${present.join(', ')})`)
     for (const k of present) {
-      if ((UNSUPPORTED_SOURCES as readonly string[]).includes(k)) r(k, UNSUPPORTED)
+      if ((UNSUPPORTED_SOURCES as readonly string[]).includes(k)) r(k, unsupported(k))
       else validateSource(r, k, vol[k])
     }
   })

@@ -3,8 +3,9 @@
 import type {FieldIssue} from '../util/errors.js'
 import {
   checkBoolean, checkEnum, checkStringList, checkStringMap, getInteger, getItem, getList, getObject, getString,
-  isObject, nested, show, typeName, UNSUPPORTED, type Report,
+  isObject, nested, show, typeName, type Report,
 } from '../util/check.js'
+import {unsupported} from '../util/unsupported.js'
 import {dnsLabelError} from './names.js'
 import {validateContainer} from './validate-container.js'
 import {validateMetadata} from './validate-meta.js'
@@ -66,7 +67,7 @@ function validateSpec(report: Report, spec: Record<string, unknown>): void {
   }
   each(initContainers, 'initContainers', 'initContainer')
   each(containers, 'containers', 'container')
-  if (spec['ephemeralContainers'] !== undefined) report('ephemeralContainers', UNSUPPORTED)
+  if (spec['ephemeralContainers'] !== undefined) report('ephemeralContainers', unsupported('ephemeralContainers'))
 
   checkEnum(report, 'restartPolicy', spec['restartPolicy'], ['Always', 'OnFailure', 'Never'])
   getInteger(report, 'terminationGracePeriodSeconds', spec['terminationGracePeriodSeconds'], 0)
@@ -103,9 +104,9 @@ function validateSpec(report: Report, spec: Record<string, unknown>): void {
   // API server to resolve them.
   for (const f of ['serviceAccountName', 'serviceAccount'] as const) {
     const sa = getString(report, f, spec[f])
-    if (sa && sa !== 'default') report(f, `${UNSUPPORTED} (only "default"), got ${show(sa)}`)
+    if (sa && sa !== 'default') report(f, `${unsupported(f)}; only "default" is allowed, got ${show(sa)}`)
   }
-  if (spec['resourceClaims'] !== undefined) report('resourceClaims', UNSUPPORTED)
+  if (spec['resourceClaims'] !== undefined) report('resourceClaims', unsupported('resourceClaims'))
 }
 
 function validateDnsConfig(report: Report, v: unknown): void {

@@ -1,5 +1,7 @@
 // NodeConfig: everything the core needs to know about this node, built once from flags and the
 // KubeletConfiguration file by the commands, then passed down. The core never reads process.*.
+import type {ValidationMode} from '../manifest/unknown-fields.js'
+
 export interface NodeConfig {
   nodeName: string
   /** Pod data dirs (emptyDir volumes), state and the lock file live here. */
@@ -28,6 +30,8 @@ export interface NodeConfig {
   maxContainerRestartPeriodMs?: number | undefined
   /** How many pods are synced at the same time. */
   parallelism: number
+  /** Unknown manifest fields (`--validate`): errors (default), warnings, or ignored. */
+  validate?: ValidationMode | undefined
 }
 
 export const DEFAULT_RUNTIME_ENDPOINT = 'unix:///run/containerd/containerd.sock'

@@ -3,7 +3,7 @@
 // sandboxes with kube-node's label).
 import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
-import {processManifestIO} from './manifest-io.js'
+import {manifestLoadOptions} from './load-options.js'
 import {listManagedPods, matchesName, type ManagedPod} from './pods.js'
 import {terminatePod} from '../apply/terminate.js'
 import {NotFoundError} from '../util/errors.js'
@@ -25,7 +25,8 @@ async function select(node: KubeNode, sel: DownSelector): Promise<ManagedPod[]> 
       return p
     })
   }
-  const {pods: wanted} = await loadStaticPods(sel.locations, {nodeName: node.config.nodeName, clusterDomain: node.config.clusterDomain, io: processManifestIO()})
+  // Only the pods' names matter here: unknown fields must not keep a user from stopping pods.
+  const {pods: wanted} = await loadStaticPods(sel.locations, manifestLoadOptions(node.config, node.logger, 'ignore'))
   const uids = new Map(wanted.map((sp) => [sp.pod.metadata.uid, sp]))
   return pods.filter((p) => uids.has(p.observed.uid)).map((p) => ({...p, sp: uids.get(p.observed.uid)!}))
 }

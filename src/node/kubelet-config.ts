@@ -8,6 +8,7 @@ import {quantityValue} from '../util/quantity.js'
 import {ownValue} from '../util/own.js'
 import {readBounded, TooLargeError} from '../util/read-bounded.js'
 import {headerProblem} from '../sources/header.js'
+import {VALIDATION_MODES, type ValidationMode} from '../manifest/unknown-fields.js'
 
 export interface KubeletConfigValues {
   staticPodPath?: string
@@ -34,6 +35,8 @@ export interface KubeletConfigValues {
   containerLogMaxSizeBytes?: number
   containerLogMaxFiles?: number
   podLogsDir?: string
+  /** kube-node's own: what unknown manifest fields are (`--validate`). */
+  staticPodValidation?: ValidationMode
 }
 
 /** A field's value, or what is wrong with it (`field`: the part of it, for nested fields). */
@@ -59,6 +62,7 @@ const crashLoopBackOff: Reader = (v) => {
   const ms = r.value as number
   return ms >= 1000 && ms <= 300_000 ? {value: ms} : {error: 'must be between 1s and 300s', field: 'maxContainerRestartPeriod'}
 }
+const oneOf = (options: readonly string[]): Reader => (v) => (typeof v === 'string' && options.includes(v) ? {value: v} : {error: `must be one of ${options.join(', ')}`})
 const stringList: Reader = (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? {value: v} : {error: 'must be a list of strings'})
 const quantity: Reader = (v) => {
   try {
@@ -105,6 +109,7 @@ const FIELDS: Record<string, [Reader, keyof KubeletConfigValues]> = {
   containerLogMaxSize: [quantity, 'containerLogMaxSizeBytes'],
   containerLogMaxFiles: [positiveInt, 'containerLogMaxFiles'],
   podLogsDir: [str, 'podLogsDir'],
+  staticPodValidation: [oneOf(VALIDATION_MODES), 'staticPodValidation'],
 }
 
 const IGNORED = new Set(['apiVersion', 'kind'])

@@ -5,7 +5,7 @@ import type {StaticPod} from '../api/types.js'
 import type {PodActions} from '../decide/actions.js'
 import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
-import {processManifestIO} from './manifest-io.js'
+import {manifestLoadOptions} from './load-options.js'
 import {planPod} from '../loop/sync-pod.js'
 import {seedBackOff} from './seed-back-off.js'
 
@@ -15,7 +15,7 @@ export interface PodPlan {
 }
 
 export async function planPods(node: KubeNode, locations: string[]): Promise<PodPlan[]> {
-  const {pods} = await loadStaticPods(locations, {nodeName: node.config.nodeName, clusterDomain: node.config.clusterDomain, io: processManifestIO()})
+  const {pods} = await loadStaticPods(locations, manifestLoadOptions(node.config, node.logger))
   // One read of the runtime, begun now, serves every pod; what another process backs off stays so.
   const now = node.clock.now()
   await node.cache.refresh()

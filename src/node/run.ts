@@ -3,7 +3,7 @@
 // manifest as pod.json before its first effect).
 import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
-import {processManifestIO} from './manifest-io.js'
+import {manifestLoadOptions} from './load-options.js'
 import {createObjectStore} from '../manifest/object-store.js'
 import {runningPodSpecs} from './pods.js'
 import {retryUntil} from '../util/retry.js'
@@ -27,7 +27,7 @@ export async function runPods(
   opts: RunOptions,
   onProgress?: (e: ProgressEvent) => void,
 ): Promise<PodRunResult[]> {
-  const {pods, configMaps, secrets} = await loadStaticPods(locations, {nodeName: node.config.nodeName, clusterDomain: node.config.clusterDomain, io: processManifestIO()})
+  const {pods, configMaps, secrets} = await loadStaticPods(locations, manifestLoadOptions(node.config, node.logger))
   const objects = createObjectStore(configMaps, secrets)
   // Pods already running on this node that this run does not own count for admission (ports,
   // resources, max pods).

@@ -45,10 +45,10 @@ export const MANIFEST_ERROR_ANNOTATION = 'kube-node.io/manifest-error'
 /** The manifest directory (if any) and every URL, as sources. */
 function createSources(node: KubeNode, opts: WatchOptions): ManifestSource[] {
   const {logger, clock} = node
-  const {nodeName} = node.config
+  const {nodeName, validate} = node.config
   return [
-    ...(opts.manifestDir ? [createFileSource({path: opts.manifestDir, nodeName, checkFrequencyMs: opts.fileCheckFrequencyMs, logger, clock})] : []),
-    ...opts.manifestUrls.map((url) => createHttpSource({url, headers: opts.manifestUrlHeaders, nodeName, checkFrequencyMs: opts.httpCheckFrequencyMs, logger})),
+    ...(opts.manifestDir ? [createFileSource({path: opts.manifestDir, nodeName, validate, checkFrequencyMs: opts.fileCheckFrequencyMs, logger, clock})] : []),
+    ...opts.manifestUrls.map((url) => createHttpSource({url, headers: opts.manifestUrlHeaders, nodeName, validate, checkFrequencyMs: opts.httpCheckFrequencyMs, logger})),
   ]
 }
 

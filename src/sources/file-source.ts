@@ -9,6 +9,7 @@ import {readLocation} from '../manifest/read.js'
 import type {Clock} from '../util/clock.js'
 import {errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
+import type {ValidationMode} from '../manifest/unknown-fields.js'
 import {createSource, type SourceCore} from './source-base.js'
 import {DirWatcher} from './dir-watcher.js'
 import type {ManifestSource} from './types.js'
@@ -16,6 +17,8 @@ import type {ManifestSource} from './types.js'
 export interface FileSourceOptions {
   path: string
   nodeName: string
+  /** Unknown manifest fields: errors (default: the location keeps its last good version), warnings, or ignored. */
+  validate?: ValidationMode | undefined
   checkFrequencyMs: number
   logger: Logger
   clock?: Clock
@@ -33,6 +36,7 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
     name,
     kind: 'file',
     nodeName: opts.nodeName,
+    validate: opts.validate,
     checkFrequencyMs: opts.checkFrequencyMs,
     logger: log,
     clock: opts.clock,

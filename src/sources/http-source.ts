@@ -13,6 +13,7 @@ import type {Clock} from '../util/clock.js'
 import type {FieldIssue} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
 import {redactUrl, scrub} from '../manifest/redact-url.js'
+import type {ValidationMode} from '../manifest/unknown-fields.js'
 import {createSource} from './source-base.js'
 import type {ManifestSource} from './types.js'
 
@@ -20,6 +21,8 @@ export interface HttpSourceOptions {
   url: string
   headers: Record<string, string[]>
   nodeName: string
+  /** Unknown manifest fields: errors (default: the location keeps its last good version), warnings, or ignored. */
+  validate?: ValidationMode | undefined
   checkFrequencyMs: number
   logger: Logger
   fetch?: typeof fetch
@@ -37,6 +40,7 @@ export function createHttpSource(opts: HttpSourceOptions): ManifestSource {
     name: `http:${shown}`,
     kind: 'http',
     nodeName: opts.nodeName,
+    validate: opts.validate,
     checkFrequencyMs: opts.checkFrequencyMs,
     logger: opts.logger,
     clock: opts.clock,

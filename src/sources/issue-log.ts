@@ -9,6 +9,8 @@ export class IssueLog {
   constructor(
     private readonly source: string,
     private readonly logger: Logger,
+    /** What the log calls one: problems refuse a location, warnings (unknown fields) do not. */
+    private readonly noun = 'manifest problem',
   ) {}
 
   /** `kept(location)`: the location still contributes its last good pods. */
@@ -21,11 +23,11 @@ export class IssueLog {
       if (texts.has(text)) continue
       texts.add(text)
       if (this.reported.get(issue.location)?.has(text)) continue
-      const msg = kept(issue.location) ? 'manifest problem, keeping its last good version' : 'manifest problem'
+      const msg = kept(issue.location) ? `${this.noun}, keeping its last good version` : this.noun
       this.logger.warn(msg, {source: this.source, problem: text})
     }
     for (const location of this.reported.keys()) {
-      if (!current.has(location)) this.logger.info('manifest problem resolved', {source: this.source, location})
+      if (!current.has(location)) this.logger.info(`${this.noun} resolved`, {source: this.source, location})
     }
     this.reported = current
   }

@@ -7,6 +7,7 @@
 // removes a running pod; a location that was never good contributes only its problems.
 import type {ConfigMap, PodSource, Secret, StaticPod} from '../api/types.js'
 import {buildManifests} from '../manifest/build.js'
+import type {ValidationMode} from '../manifest/unknown-fields.js'
 import type {FieldIssue} from '../util/errors.js'
 
 interface Entry {
@@ -15,12 +16,15 @@ interface Entry {
   goodConfigMaps?: ConfigMap[]
   goodSecrets?: Secret[]
   decodeIssues: FieldIssue[]
+  /** Unknown fields of the current text under `validate: warn`. */
+  warnings: FieldIssue[]
   readIssue?: FieldIssue
 }
 
 export interface CacheSnapshot {
   pods: StaticPod[]
   issues: FieldIssue[]
+  warnings: FieldIssue[]
   complete: boolean
   configMaps: ConfigMap[]
   secrets: Secret[]
@@ -33,6 +37,7 @@ export class ManifestCache {
   constructor(
     private readonly nodeName: string,
     private readonly kind: PodSource['kind'],
+    private readonly validate: ValidationMode = 'strict',
   ) {}
 
   /**
@@ -46,9 +51,10 @@ export class ManifestCache {
     entry.text = text
     const result =
       text.trim() === ''
-        ? {pods: [], configMaps: [], secrets: [], issues: [{location, document: 0, field: '', message: 'is empty'}]}
-        : buildManifests([{location, source: this.kind, text}], {nodeName: this.nodeName})
+        ? {pods: [], configMaps: [], secrets: [], issues: [{location, document: 0, field: '', message: 'is empty'}], warnings: []}
+        : buildManifests([{location, source: this.kind, text}], {nodeName: this.nodeName, validate: this.validate})
     entry.decodeIssues = result.issues
+    entry.warnings = result.warnings
     if (result.issues.length === 0) {
       entry.good = result.pods
       entry.goodConfigMaps = result.configMaps
@@ -85,6 +91,7 @@ export class ManifestCache {
     const configMaps: ConfigMap[] = []
     const secrets: Secret[] = []
     const issues: FieldIssue[] = [...this.sourceIssues]
+    const warnings: FieldIssue[] = []
     const duplicates: FieldIssue[] = []
     const owner = new Map<string, StaticPod>()
     let complete = this.sourceIssues.length === 0
@@ -92,6 +99,7 @@ export class ManifestCache {
       const entry = this.entries.get(location)!
       if (entry.readIssue) issues.push(entry.readIssue)
       issues.push(...entry.decodeIssues)
+      warnings.push(...entry.warnings)
       if (entry.good === undefined) {
         complete = false
         continue
@@ -114,13 +122,13 @@ export class ManifestCache {
         pods.push(pod)
       }
     }
-    return {pods, issues: [...issues, ...duplicates], complete, configMaps, secrets}
+    return {pods, issues: [...issues, ...duplicates], warnings, complete, configMaps, secrets}
   }
 
   private entry(location: string): Entry {
     let entry = this.entries.get(location)
     if (!entry) {
-      entry = {decodeIssues: []}
+      entry = {decodeIssues: [], warnings: []}
       this.entries.set(location, entry)
     }
     return entry

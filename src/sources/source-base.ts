@@ -7,6 +7,7 @@ import {errorMessage, InternalError, type FieldIssue} from '../util/errors.js'
 import {canonicalJson} from '../util/hash.js'
 import type {Logger} from '../util/logger.js'
 import {IssueLog} from './issue-log.js'
+import type {ValidationMode} from '../manifest/unknown-fields.js'
 import {ManifestCache, type CacheSnapshot} from './manifest-cache.js'
 import {repeat, serialRunner} from './runner.js'
 import type {ManifestSource, SourceSnapshot} from './types.js'
@@ -30,6 +31,7 @@ export interface SourceSpec {
   name: string
   kind: 'file' | 'http'
   nodeName: string
+  validate?: ValidationMode | undefined
   checkFrequencyMs: number
   logger: Logger
   clock?: Clock | undefined
@@ -48,8 +50,9 @@ export interface SourceSpec {
 export function createSource(spec: SourceSpec): {source: ManifestSource; core: SourceCore} {
   const stopping = new AbortController()
   const clock = spec.clock ?? realClock
-  const cache = new ManifestCache(spec.nodeName, spec.kind)
+  const cache = new ManifestCache(spec.nodeName, spec.kind, spec.validate)
   const issueLog = new IssueLog(spec.name, spec.logger)
+  const warningLog = new IssueLog(spec.name, spec.logger, 'unknown field in manifest')
   const scrub = spec.scrub ?? ((t: string) => t)
   let emit: ((s: SourceSnapshot) => void) | undefined
   let lastEmitted: string | undefined
@@ -67,6 +70,7 @@ export function createSource(spec: SourceSpec): {source: ManifestSource; core: S
       const snap = cache.snapshot()
       const {issues, complete} = spec.report?.(snap) ?? {issues: snap.issues, complete: snap.complete}
       issueLog.report(issues, (location) => cache.hasGood(location))
+      warningLog.report(snap.warnings, () => false)
       const snapshot: SourceSnapshot = {source: spec.name, pods: snap.pods, issues, complete, configMaps: snap.configMaps, secrets: snap.secrets}
       const key = canonicalJson(snapshot)
       if (key === lastEmitted) return

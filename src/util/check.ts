@@ -5,9 +5,6 @@ import {joinPath, keySegment} from './field-path.js'
 /** Collects issues for one object; `field` is relative to that object. */
 export type Report = (field: string, message: string) => void
 
-/** The message for a known field that needs the API server or a plugin kube-node does not have. */
-export const UNSUPPORTED = 'is not supported by kube-node static pods'
-
 export type JsonObject = Record<string, unknown>
 
 export function isObject(v: unknown): v is JsonObject {

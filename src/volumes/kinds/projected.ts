@@ -1,6 +1,7 @@
 // projected: configMap, secret and downwardAPI sources merged into one directory on a tmpfs.
 import {projectedVolumePath} from '../../kuberuntime/naming.js'
-import {getInteger, getItem, getList, getObject, isObject, nested, UNSUPPORTED} from '../../util/check.js'
+import {getInteger, getItem, getList, getObject, isObject, nested} from '../../util/check.js'
+import {unsupported} from '../../util/unsupported.js'
 import type {VolumeKind} from '../kind.js'
 import {validateDataSource, validateDownwardAPI} from '../validate-data.js'
 import {prepareProjected} from '../prepare.js'
@@ -26,7 +27,7 @@ export const projectedVolume: VolumeKind = {
           if (inner) validateDownwardAPI(nested(s, `${pf}.${key}`), inner)
         } else if (isObject(proj[key])) {
           // serviceAccountToken, clusterTrustBundle, podCertificate need the API server.
-          s(`${pf}.${key}`, UNSUPPORTED)
+          s(`${pf}.${key}`, unsupported(key))
         }
       }
     })

@@ -15,7 +15,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 /** What watch resolved, up to the point where it would create the node. */
 interface Resolved {
   picked: Map<string, unknown>
-  node: {runtimeRequestTimeoutMs: number}
+  node: {runtimeRequestTimeoutMs: number; validate?: string | undefined}
 }
 
 class Resolution extends Error {
@@ -52,7 +52,7 @@ describe('flag > config file > default', () => {
     config = await Config.load(ROOT)
     work = mkdtempSync(join(tmpdir(), 'kube-node-precedence-'))
     kubeletConfig = join(work, 'kubelet.yaml')
-    writeFileSync(kubeletConfig, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nsyncFrequency: 30s\nruntimeRequestTimeout: 45s\n')
+    writeFileSync(kubeletConfig, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nsyncFrequency: 30s\nruntimeRequestTimeout: 45s\nstaticPodValidation: warn\n')
   })
   afterAll(() => rmSync(work, {recursive: true, force: true}))
 
@@ -67,9 +67,10 @@ describe('flag > config file > default', () => {
   }
 
   it('a flag given on the command line wins over the config file', async () => {
-    const r = await resolveWatch(['--config', kubeletConfig, '--sync-frequency', '5s', '--runtime-request-timeout', '10s'])
+    const r = await resolveWatch(['--config', kubeletConfig, '--sync-frequency', '5s', '--runtime-request-timeout', '10s', '--validate', 'ignore'])
     expect(r.picked.get('sync-frequency')).toBe(5_000)
     expect(r.node.runtimeRequestTimeoutMs).toBe(10_000)
+    expect(r.node.validate).toBe('ignore')
   })
 
   it('a flag given with its default value still wins over the config file', async () => {
@@ -81,11 +82,13 @@ describe('flag > config file > default', () => {
     const r = await resolveWatch(['--config', kubeletConfig])
     expect(r.picked.get('sync-frequency')).toBe(30_000)
     expect(r.node.runtimeRequestTimeoutMs).toBe(45_000)
+    expect(r.node.validate).toBe('warn')
   })
 
   it('the default applies when neither is given', async () => {
     const r = await resolveWatch([])
     expect(r.picked.get('sync-frequency')).toBe(60_000)
     expect(r.node.runtimeRequestTimeoutMs).toBe(120_000)
+    expect(r.node.validate).toBe('strict')
   })
 })

@@ -65,12 +65,13 @@ describe('validatePod', () => {
     ['volume with two sources', 'spec.volumes.0.hostPath', {path: '/srv'}, 'spec.volumes[0]', 'must have exactly one volume source, got 2 (emptyDir, hostPath)'],
     ['hostPath relative', 'spec.volumes.0', {name: 'data', hostPath: {path: 'srv'}}, 'spec.volumes[0].hostPath.path', 'must be an absolute path, got "srv"'],
     ['hostPath type unknown', 'spec.volumes.0', {name: 'data', hostPath: {path: '/srv', type: 'Dir'}}, 'spec.volumes[0].hostPath.type', 'must be one of , DirectoryOrCreate, Directory, FileOrCreate, File, Socket, CharDevice, BlockDevice, got "Dir"'],
-    ['PVC volume', 'spec.volumes.0', {name: 'data', persistentVolumeClaim: {claimName: 'x'}}, 'spec.volumes[0].persistentVolumeClaim', 'is not supported by kube-node static pods'],
-    ['CSI volume', 'spec.volumes.0', {name: 'data', csi: {driver: 'x'}}, 'spec.volumes[0].csi', 'is not supported by kube-node static pods'],
-    ['ephemeral volume', 'spec.volumes.0', {name: 'data', ephemeral: {}}, 'spec.volumes[0].ephemeral', 'is not supported by kube-node static pods'],
-    ['projected service account token', 'spec.volumes.0', {name: 'data', projected: {sources: [{serviceAccountToken: {path: 't'}}]}}, 'spec.volumes[0].projected.sources[0].serviceAccountToken', 'is not supported by kube-node static pods'],
-    ['service account', 'spec.serviceAccountName', 'builder', 'spec.serviceAccountName', 'is not supported by kube-node static pods (only "default"), got "builder"'],
-    ['resource claims', 'spec.resourceClaims', [{name: 'gpu'}], 'spec.resourceClaims', 'is not supported by kube-node static pods'],
+    ['PVC volume', 'spec.volumes.0', {name: 'data', persistentVolumeClaim: {claimName: 'x'}}, 'spec.volumes[0].persistentVolumeClaim', 'is not supported: a claim is bound to a volume by the API server and its volume controllers, which a standalone node does not have; use hostPath or emptyDir'],
+    ['NFS volume (an in-tree storage plugin)', 'spec.volumes.0', {name: 'data', nfs: {server: 'nas', path: '/x'}}, 'spec.volumes[0].nfs', 'is not supported: kube-node runs no storage plugins: mount it on the host and use a hostPath volume'],
+    ['CSI volume', 'spec.volumes.0', {name: 'data', csi: {driver: 'x'}}, 'spec.volumes[0].csi', 'is not supported: CSI volumes need a CSI driver registered with a kubelet plugin manager, which kube-node does not run; mount it on the host and use a hostPath volume'],
+    ['ephemeral volume', 'spec.volumes.0', {name: 'data', ephemeral: {}}, 'spec.volumes[0].ephemeral', 'is not supported: a generic ephemeral volume is a PersistentVolumeClaim the API server creates for the pod, which a standalone node does not have; use emptyDir'],
+    ['projected service account token', 'spec.volumes.0', {name: 'data', projected: {sources: [{serviceAccountToken: {path: 't'}}]}}, 'spec.volumes[0].projected.sources[0].serviceAccountToken', 'is not supported: service account tokens are issued by the API server, which a standalone node does not have'],
+    ['service account', 'spec.serviceAccountName', 'builder', 'spec.serviceAccountName', 'is not supported: a static pod cannot reference a ServiceAccount (the kubelet refuses it too); only "default" is allowed, got "builder"'],
+    ['resource claims', 'spec.resourceClaims', [{name: 'gpu'}], 'spec.resourceClaims', 'is not supported: resource claims are allocated through the API server and DRA drivers, which a standalone node does not have'],
     ['command a string', 'spec.containers.1.command', 'sleep infinity', 'spec.containers[1].command', 'must be a list, got string'],
     ['args with a number', 'spec.containers.1.args', ['--port', 8080], 'spec.containers[1].args[1]', 'must be a string, got integer'],
     ['env name empty', 'spec.containers.1.env', [{name: '', value: 'x'}], 'spec.containers[1].env[0].name', 'must be set'],
@@ -91,7 +92,7 @@ describe('validatePod', () => {
     ['liveness successThreshold', 'spec.containers.0.livenessProbe', {tcpSocket: {port: 80}, successThreshold: 2}, 'spec.containers[0].livenessProbe.successThreshold', 'must be 1 for liveness and startup probes, got 2'],
     ['probe periodSeconds zero', 'spec.containers.0.readinessProbe', {tcpSocket: {port: 80}, periodSeconds: 0}, 'spec.containers[0].readinessProbe.periodSeconds', 'must be at least 1, got 0'],
     ['preStop without handler', 'spec.containers.0.lifecycle', {preStop: {}}, 'spec.containers[0].lifecycle.preStop', 'must have exactly one handler (exec, httpGet, tcpSocket, sleep)'],
-    ['ephemeral containers', 'spec.ephemeralContainers', [], 'spec.ephemeralContainers', 'is not supported by kube-node static pods'],
+    ['ephemeral containers', 'spec.ephemeralContainers', [], 'spec.ephemeralContainers', 'is not supported: ephemeral containers are added to a running pod through the API server, which a standalone node does not have'],
   ])('%s', (_what, path, value, field, message) => {
     expect(fields(podWith(path, value))).toEqual([{field, message}])
   })

@@ -23,6 +23,7 @@ containerLogMaxSize: 10Mi
 staticPodURLHeader: {Authorization: ["Bearer x"]}
 seccompDefault: false
 crashLoopBackOff: {maxContainerRestartPeriod: 1m}
+staticPodValidation: warn
 cgroupDriver: systemd
 `,
       'kubelet.yaml',
@@ -32,6 +33,7 @@ cgroupDriver: systemd
       syncFrequencyMs: 90_000,
       fileCheckFrequencyMs: 20_000,
       seccompDefault: false,
+      staticPodValidation: 'warn',
       maxContainerRestartPeriodMs: 60_000,
       runtimeRequestTimeoutMs: 120_000,
       clusterDNS: ['10.96.0.10'],
@@ -50,6 +52,7 @@ cgroupDriver: systemd
     ['crashLoopBackOff: {maxContainerRestartPeriod: 30}', 'field crashLoopBackOff.maxContainerRestartPeriod: must be a duration with a unit, such as 20s or 1m (got 30)'],
     ['fileCheckFrequency: "20"', 'field fileCheckFrequency: must be a duration with a unit, such as 20s or 1m (got "20")'],
     ['readOnlyPort: 70000', 'field readOnlyPort: must be a port number between 0 and 65535'],
+    ['staticPodValidation: lenient', 'field staticPodValidation: must be one of strict, warn, ignore'],
     ['maxPods: -1', 'field maxPods: must be a positive whole number'],
     ['clusterDNS: 10.0.0.1', 'field clusterDNS: must be a list of strings'],
   ])('rejects %s', (line, message) => {

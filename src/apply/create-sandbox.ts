@@ -1,12 +1,13 @@
-// The CreateSandbox step: a new sandbox for the pod, then the old ones removed (their containers
-// go with them), and the new sandbox's IP asked once of the runtime.
+// The CreateSandbox step: a new sandbox for the pod, the old ones stopped but kept with their exited
+// containers (restart counts, last state and `logs --previous` survive, and a container that
+// succeeded is not run again) until garbage collection, as the kubelet keeps them; then the new
+// sandbox's IP, asked once of the runtime.
 import type {PodSandboxConfig} from '../cri/api.js'
 import type {RuntimeService} from '../cri/port.js'
 import {ignoreNotFound} from '../cri/errors.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import {errorMessage} from '../util/errors.js'
 import type {HostFs} from '../host/port.js'
-import {removeSandboxes} from './kill.js'
 import type {StepFailure} from './step-failure.js'
 
 export interface SandboxDeps {
@@ -24,7 +25,8 @@ export async function createSandbox(deps: SandboxDeps, config: PodSandboxConfig,
   } catch (err) {
     return {failure: {container: '', reason: 'CreatePodSandboxError', message: `failed to create sandbox: ${errorMessage(err)}`, permanent: false}}
   }
-  await removeSandboxes(deps.runtime, (observed?.sandboxes ?? []).map((s) => s.id))
+  // Stopped already by the KillPod before this step; one still ready (adopted, raced) is stopped now.
+  for (const old of observed?.sandboxes ?? []) if (old.state === 'ready') await ignoreNotFound(deps.runtime.stopPodSandbox(old.id))
   const ip = (await ignoreNotFound(deps.runtime.podSandboxStatus(sandboxId)).catch(() => undefined))?.network?.ip ?? ''
   return {sandboxId, ip}
 }

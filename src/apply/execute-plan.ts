@@ -4,7 +4,9 @@
 // Around each container it does what the kubelet's startContainer/killContainer do: the
 // termination-message file and mount before CreateContainer, the postStart hook after
 // StartContainer, the preStop hook and grace period rules before StopContainer (kill.ts).
-// Its deps are the node's, built once; what a run brings (objects, progress) is an argument.
+// Its deps are the node's, built once; what a run brings (objects, progress, the signal a kill
+// of the pod fires) is an argument. An interrupted plan stops between steps (and within a pull
+// or a postStart hook): what it created by then is the kill's to remove.
 import type {DNSConfig, PodSandboxConfig} from '../cri/api.js'
 import type {ImageService, RuntimeService} from '../cri/port.js'
 import type {StaticPod, ObjectStore} from '../api/types.js'
@@ -60,6 +62,8 @@ export interface SyncInputs {
   objects: ObjectStore
   /** Told each step as it begins (run's live progress). */
   onStep?: ((pod: string, text: string) => void) | undefined
+  /** Fired when the sync must end at once (the pod is being killed, the process is stopping). */
+  signal?: AbortSignal | undefined
 }
 
 export interface ExecuteResult {
@@ -68,6 +72,8 @@ export interface ExecuteResult {
   sandboxId: string
   /** Containers started by this step, by name (a failed postStart hook included: it did start). */
   started: string[]
+  /** The signal ended the plan before its last step. */
+  interrupted: boolean
 }
 
 export async function executePlan(
@@ -78,10 +84,14 @@ export async function executePlan(
   inputs: SyncInputs,
 ): Promise<ExecuteResult> {
   const {logger} = deps
+  const {signal} = inputs
   const pod = {pod: sp.pod.metadata.name, uid: sp.pod.metadata.uid}
   const started: string[] = []
+  const done = (failures: StepFailure[], sandboxId: string): ExecuteResult => ({failures, sandboxId, started, interrupted: signal?.aborted ?? false})
 
-  const failures: StepFailure[] = await pullImages(deps, plan, sp.pod, inputs.onStep)
+  const failures: StepFailure[] = await pullImages(deps, plan, sp.pod, inputs.onStep, signal)
+  // Nothing is created yet (not even the pod's directory): an interrupted pull leaves nothing.
+  if (signal?.aborted) return done(failures, plan.sandboxId)
   const blocked = new Set(failures.map((f) => f.container))
   const willStart = (name: string): boolean => !blocked.has(name)
 
@@ -96,7 +106,7 @@ export async function executePlan(
   } catch (err) {
     // Validation refuses such pods first; retrying cannot help.
     failures.push({container: '', reason: 'CreatePodSandboxError', message: errorMessage(err), permanent: true})
-    return {failures, sandboxId: plan.sandboxId, started}
+    return done(failures, plan.sandboxId)
   }
 
   // The pod's private directory exists (0750) before anything is written for it.
@@ -106,17 +116,19 @@ export async function executePlan(
       await deps.savePod?.(sp)
     } catch (err) {
       failures.push({container: '', reason: 'CreatePodSandboxError', message: `cannot prepare the pod's directory: ${errorMessage(err)}`, permanent: err instanceof PathEscapeError})
-      return {failures, sandboxId: plan.sandboxId, started}
+      return done(failures, plan.sandboxId)
     }
   }
   for (const a of plan.actions) {
+    // Between steps: the step in flight finished, no further one begins.
+    if (signal?.aborted) return done(failures, sandboxId)
     if (a.type !== 'PullImage') inputs.onStep?.(plan.name, describeAction(a))
     switch (a.type) {
       case 'PullImage':
         break
       case 'KillPod': {
-        // Stopped, not removed: a finished pod keeps its containers for status and logs. Old
-        // sandboxes are removed once a new one replaces them (create-sandbox.ts).
+        // Stopped, not removed: the pod keeps its containers for status, restart counts and
+        // `logs --previous` until garbage collection (apply/collect-garbage.ts).
         logger.debug(2, 'Killing pod', {...pod, reason: a.reason})
         await stopPodSandboxes(deps, sp.pod, observed, {remove: false})
         sandboxId = ''
@@ -141,7 +153,7 @@ export async function executePlan(
         if ('failure' in outcome) {
           deps.events?.emit(podObject(sp.pod), 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${outcome.failure.message}`)
           failures.push(outcome.failure)
-          return {failures, sandboxId: '', started}
+          return done(failures, '')
         }
         sandboxId = outcome.sandboxId
         sandboxIP = outcome.ip
@@ -149,14 +161,14 @@ export async function executePlan(
       }
       case 'StartContainer': {
         if (!willStart(a.name) || !sandboxId) break
-        const outcome = await startContainer(deps, sp, a, {id: sandboxId, config: sandboxConfig, ip: sandboxIP}, inputs.objects)
+        const outcome = await startContainer(deps, sp, a, {id: sandboxId, config: sandboxConfig, ip: sandboxIP}, inputs.objects, signal)
         if (outcome.failure) failures.push(outcome.failure)
         if (outcome.started) started.push(a.name)
         break
       }
     }
   }
-  return {failures, sandboxId, started}
+  return done(failures, sandboxId)
 }
 
 function sandboxConfigFor(deps: ExecutorDeps, sp: StaticPod, attempt: number): PodSandboxConfig {

@@ -179,11 +179,3 @@ export async function stopPodSandboxes(deps: KillDeps, pod: Pod | undefined, obs
     if (opts.remove) await ignoreNotFound(deps.runtime.removePodSandbox(s.id))
   }
 }
-
-/** Stops and removes sandboxes that a newer one replaced (the kubelet leaves this to its GC). */
-export async function removeSandboxes(runtime: RuntimeService, ids: string[]): Promise<void> {
-  for (const id of ids) {
-    await ignoreNotFound(runtime.stopPodSandbox(id))
-    await ignoreNotFound(runtime.removePodSandbox(id))
-  }
-}

@@ -1,6 +1,8 @@
 // The StartContainer step: prepare, CreateContainer, StartContainer, then the postStart hook. A
 // failed hook kills the container (preStop and grace period included) and the start counts as
 // failed with PostStartHookError, as in the kubelet; the restart policy then decides what follows.
+// A kill of the pod interrupts the hook's wait (`signal`): the container counts as started, with
+// no failure, and the kill that follows stops it with its preStop hook and grace period.
 import type {Container, ObjectStore, StaticPod} from '../api/types.js'
 import type {RuntimeService} from '../cri/port.js'
 import type {StartContainerAction} from '../decide/actions.js'
@@ -30,7 +32,7 @@ function findContainer(sp: StaticPod, name: string): Container | undefined {
   return [...(spec.initContainers ?? []), ...spec.containers].find((c) => c.name === name)
 }
 
-export async function startContainer(deps: StartDeps, sp: StaticPod, a: StartContainerAction, sandbox: SandboxRef, objects: ObjectStore): Promise<StartOutcome> {
+export async function startContainer(deps: StartDeps, sp: StaticPod, a: StartContainerAction, sandbox: SandboxRef, objects: ObjectStore, signal?: AbortSignal): Promise<StartOutcome> {
   const event = (type: 'Normal' | 'Warning', reason: string, message: string): void => deps.events?.emit(containerObject(sp.pod, a.name), type, reason, message)
   const fail = (reason: StepFailure['reason'], message: string, permanent: boolean): StartOutcome => {
     event('Warning', 'Failed', `Error: ${message}`)
@@ -62,8 +64,8 @@ export async function startContainer(deps: StartDeps, sp: StaticPod, a: StartCon
   event('Normal', 'Started', `Started container ${a.name}`)
   const postStart = container.lifecycle?.postStart
   if (!postStart) return {started: true}
-  const hook = await runHook(deps, postStart, {containerId: id, containerName: a.name, pod: formatPod(name, namespace, uid), podIP: sandbox.ip, ports: container.ports ?? []}, POST_START_TIMEOUT_MS)
-  if (hook.ok) return {started: true}
+  const hook = await runHook(deps, postStart, {containerId: id, containerName: a.name, pod: formatPod(name, namespace, uid), podIP: sandbox.ip, ports: container.ports ?? []}, POST_START_TIMEOUT_MS, signal)
+  if (hook.ok || signal?.aborted) return {started: true}
   deps.logger.warn(FAILED_POST_START_HOOK, {pod: name, container: a.name, err: hook.message})
   event('Warning', FAILED_POST_START_HOOK, hook.message)
   await killContainer(deps, {containerId: id, name: a.name, podIP: sandbox.ip}, sp.pod, {reason: FAILED_POST_START_HOOK})

@@ -111,7 +111,7 @@ export function instrumentRuntime(rt: Runtime, deps: InstrumentDeps): Instrument
     execSync: wrap(
       'ExecSync',
       false,
-      (id, cmd, timeoutSeconds) => r.execSync(id, cmd, timeoutSeconds),
+      (id, cmd, timeoutSeconds, opts?) => r.execSync(id, cmd, timeoutSeconds, opts),
       (id, cmd) => ({containerId: id, cmd: cmd.join(' ')}),
       (res) => ({exitCode: res.exitCode}),
     ),
@@ -130,7 +130,7 @@ export function instrumentRuntime(rt: Runtime, deps: InstrumentDeps): Instrument
     pullImage: wrap(
       'PullImage',
       true,
-      (image, sandboxConfig?) => i.pullImage(image, sandboxConfig),
+      (image, sandboxConfig?, opts?) => i.pullImage(image, sandboxConfig, opts),
       (image) => ({image: image.image}),
       (ref) => ({imageRef: ref}),
     ),

@@ -17,6 +17,15 @@ import type {
   VersionInfo,
 } from './api.js'
 
+/**
+ * Per-call options for the calls that can take long (a pull, a hook's exec). Given with each call,
+ * never stored: the same runtime serves every pod, and one pod's kill cancels only its own calls.
+ */
+export interface CriCallOptions {
+  /** Cancels the call (on the wire for a remote runtime); it then rejects with code Cancelled. */
+  signal?: AbortSignal | undefined
+}
+
 export interface RuntimeService {
   version(): Promise<VersionInfo>
   status(): Promise<RuntimeCondition[]>
@@ -34,7 +43,7 @@ export interface RuntimeService {
   removeContainer(containerId: string): Promise<void>
   listContainers(filter?: ContainerFilter): Promise<Container[]>
   containerStatus(containerId: string): Promise<ContainerStatus>
-  execSync(containerId: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResult>
+  execSync(containerId: string, cmd: string[], timeoutSeconds: number, opts?: CriCallOptions): Promise<ExecSyncResult>
   reopenContainerLog(containerId: string): Promise<void>
 }
 
@@ -43,7 +52,7 @@ export interface ImageService {
   /** Resolves to null when the image is not present. */
   imageStatus(image: ImageSpec): Promise<Image | null>
   /** Returns the image reference (ID or digest) the runtime stored. */
-  pullImage(image: ImageSpec, sandboxConfig?: PodSandboxConfig): Promise<string>
+  pullImage(image: ImageSpec, sandboxConfig?: PodSandboxConfig, opts?: CriCallOptions): Promise<string>
   removeImage(image: ImageSpec): Promise<void>
 }
 

@@ -1,9 +1,12 @@
 // One serial worker per pod UID (the kubelet's pod_workers.go, without goroutines): all work for
 // a pod runs strictly in order, a busy pod's pending updates coalesce to the latest one, and a
-// kill is never overwritten by a sync. Pods proceed in parallel with each other.
+// kill is never overwritten by a sync. Pods proceed in parallel with each other. A kill (or a
+// sync that stands for one: the active deadline passed) that arrives while the pod syncs aborts
+// that sync's signal (the kubelet cancels the pod worker's context), so a long pull or postStart
+// hook never delays it; other updates wait their turn.
 //
 //   idle ──update(sync)──▶ syncing ──done──▶ idle
-//     │                      │
+//     │                      │ update(kill): the sync is aborted and ends at once
 //     └──update(kill)──▶ terminating ──done──▶ idle (forgotten; a later sync starts it again)
 import type {StaticPod} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
@@ -12,12 +15,14 @@ import {realClock, type Clock} from '../util/clock.js'
 import {errorMessage} from '../util/errors.js'
 
 export type PodWork =
-  | {type: 'sync'; sp: StaticPod; reason: string}
+  /** `interrupts`: why this sync stands for a kill (the active deadline passed) and aborts the one in flight. */
+  | {type: 'sync'; sp: StaticPod; reason: string; interrupts?: string | undefined}
   | {type: 'kill'; uid: string; sp?: StaticPod; observed?: RuntimePod; reason: string}
 
 /** The two things a worker can do, as plain functions (like the kubelet's podSyncerFuncs). */
 export interface PodSyncer {
-  sync(sp: StaticPod, reason: string): Promise<void>
+  /** `signal` fires when a kill of the pod (or stop) interrupts this sync: it should end quietly. */
+  sync(sp: StaticPod, reason: string, signal: AbortSignal): Promise<void>
   kill(work: Extract<PodWork, {type: 'kill'}>): Promise<void>
 }
 
@@ -26,6 +31,8 @@ interface WorkerState {
   /** A sync that arrived while the pod was terminating: started once the kill is done. */
   restartRequested?: Extract<PodWork, {type: 'sync'}> | undefined
   running?: Promise<void> | undefined
+  /** Aborts the sync in flight, if one is. */
+  syncing?: AbortController | undefined
   terminating: boolean
 }
 
@@ -51,10 +58,12 @@ export class PodWorkers {
       w.terminating = true
       w.restartRequested = undefined
       w.pending = work
+      w.syncing?.abort(new Error(`interrupted: ${work.reason}`))
     } else if (w.terminating) {
       w.restartRequested = work
     } else if (w.pending?.type !== 'kill') {
       w.pending = work
+      if (work.interrupts) w.syncing?.abort(new Error(`interrupted: ${work.interrupts}`))
     }
     if (!w.running) w.running = this.drive(uid, w)
   }
@@ -68,10 +77,14 @@ export class PodWorkers {
     return this.workers.get(uid)?.terminating ?? false
   }
 
-  /** Stops taking work and waits for what is in flight (at most `timeoutMs`). */
+  /** Stops taking work, interrupts the syncs in flight and waits for what is left (at most `timeoutMs`). */
   async stop(timeoutMs: number): Promise<void> {
     this.stopped = true
-    for (const w of this.workers.values()) w.pending = undefined
+    for (const w of this.workers.values()) {
+      w.pending = undefined
+      // Kills in flight finish (within the timeout); a sync's remaining steps wait for the next start.
+      w.syncing?.abort(new Error('interrupted: stopping'))
+    }
     const inflight = [...this.workers.values()].map((w) => w.running).filter((p): p is Promise<void> => p !== undefined)
     let cancel = (): void => {}
     await Promise.race([Promise.allSettled(inflight), new Promise<void>((r) => (cancel = this.clock.after(timeoutMs, r)))])
@@ -94,10 +107,14 @@ export class PodWorkers {
       const work = w.pending
       w.pending = undefined
       try {
-        if (work.type === 'sync') await this.syncer.sync(work.sp, work.reason)
-        else await this.syncer.kill(work)
+        if (work.type === 'sync') {
+          w.syncing = new AbortController()
+          await this.syncer.sync(work.sp, work.reason, w.syncing.signal)
+        } else await this.syncer.kill(work)
       } catch (err) {
         this.logger.error('Pod worker failed', {uid, work: work.type, err: errorMessage(err)})
+      } finally {
+        w.syncing = undefined
       }
       if (work.type === 'kill' && !w.pending) {
         w.terminating = false

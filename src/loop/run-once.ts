@@ -1,11 +1,14 @@
 // `run`: converge every pod once and wait for its goal, like the kubelet's run-once mode
 // (runonce.go) but with a deadline instead of ten fixed retries, back-off for crashing
 // containers, and a result per pod. Pods proceed in parallel up to a limit; each pod's steps are
-// strictly in order.
+// strictly in order. A pod that reached its outcome gets the garbage collection `watch` runs
+// periodically, since `run` keeps old sandboxes for the pod's history as `watch` does.
 import type {PodStatus, StaticPod} from '../api/types.js'
-import {evaluateGoal} from '../decide/goal.js'
+import {evaluateGoal, type Goal} from '../decide/goal.js'
 import {syncPod, type SyncContext, type WaitingReasons} from './sync-pod.js'
-import type {SyncInputs} from '../apply/execute-plan.js'
+import type {StepFailure, SyncInputs} from '../apply/execute-plan.js'
+import {removeGarbage} from '../apply/collect-garbage.js'
+import type {RuntimePod} from '../kuberuntime/model.js'
 import {errorMessage} from '../util/errors.js'
 import {admitPod, rejectedStatus} from '../decide/admission.js'
 import type {NodeInfo} from '../util/node-info.js'
@@ -107,7 +110,8 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inp
       // The shared first read serves the first sync only; every later one sees the runtime as it is now.
       const minTime = firstReadAfter ?? ctx.clock.now() - 1
       firstReadAfter = undefined
-      outcome = await syncPod(ctx, sp, waiting, inputs, minTime)
+      // The run's signal (Ctrl-C) interrupts a sync in flight: a stalled pull ends at once.
+      outcome = await syncPod(ctx, sp, waiting, {...inputs, signal: opts.signal}, minTime)
     } catch (err) {
       // A runtime error (runtime restarting, deadline) is retried until the deadline.
       lastReason = errorMessage(err)
@@ -117,19 +121,40 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inp
       await ctx.clock.sleep(Math.min(1000, Math.max(0, deadline - ctx.clock.now())), opts.signal)
       continue
     }
+    if (outcome.interrupted) return finish('failed', 'interrupted')
     lastStatus = withTransitionTimes(lastStatus, outcome.status, ctx.clock.now())
     opts.statusRecorder?.record(sp, lastStatus)
-    const permanent = outcome.failures.find((f) => f.permanent)
-    if (permanent) return finish('failed', `${permanent.container ? `container "${permanent.container}" ` : ''}${permanent.reason}: ${permanent.message}`)
     everStarted ||= allStarted(lastStatus)
-    const goal = evaluateGoal(sp, lastStatus, opts.wait, everStarted)
-    if (goal.state === 'done') return finish('done', goal.reason)
-    if (goal.state === 'failed') return finish('failed', goal.reason)
-    lastReason = goal.reason
+    const end = endOf(outcome.failures, evaluateGoal(sp, lastStatus, opts.wait, everStarted), deadline - ctx.clock.now())
+    if (end.outcome) {
+      // The pod has its outcome and this run changes it no more: what the kubelet's GC would drop
+      // of its history (old sandboxes, older dead containers) goes now, so nothing piles up.
+      await collectPodGarbage(ctx, outcome.observed)
+      return finish(end.outcome, end.reason)
+    }
+    lastReason = end.reason
     const now = ctx.clock.now()
-    if (now >= deadline) return finish('timeout', `timed out: ${lastReason}`)
     onProgress({pod: name, kind: 'waiting', text: lastReason})
     await ctx.clock.sleep(Math.min(pollMs, deadline - now), opts.signal)
+  }
+}
+
+/** The pod's outcome after a sync (a permanent failure, its goal, or the deadline), or why it is not there yet. */
+function endOf(failures: readonly StepFailure[], g: Goal, left: number): {outcome?: PodRunOutcome; reason: string} {
+  const permanent = failures.find((f) => f.permanent)
+  if (permanent) return {outcome: 'failed', reason: `${permanent.container ? `container "${permanent.container}" ` : ''}${permanent.reason}: ${permanent.message}`}
+  if (g.state === 'done' || g.state === 'failed') return {outcome: g.state, reason: g.reason}
+  if (left <= 0) return {outcome: 'timeout', reason: `timed out: ${g.reason}`}
+  return {reason: g.reason}
+}
+
+/** GC of one pod of the run; a failure only delays it (the next run or `watch` collects it). */
+async function collectPodGarbage(ctx: SyncContext, observed: RuntimePod | undefined): Promise<void> {
+  if (!observed) return
+  try {
+    await removeGarbage(ctx.deps, [observed], new Set([observed.uid]))
+  } catch (err) {
+    ctx.deps.logger.warn('Garbage collection failed; a later run collects it', {pod: observed.name, err: errorMessage(err)})
   }
 }
 

@@ -14,9 +14,10 @@ import type {ExecutorDeps} from '../apply/execute-plan.js'
 import type {RuntimeCache} from '../pleg/runtime-cache.js'
 import {describeAction} from '../decide/describe.js'
 import {errorMessage} from '../util/errors.js'
+import {abortReason} from '../util/abort.js'
 import {admitPod, rejectedStatus, type Rejection} from '../decide/admission.js'
-import {planGarbage} from '../decide/gc.js'
-import {limiter} from '../util/limiter.js'
+import {removeGarbage} from '../apply/collect-garbage.js'
+import {limiter, type Limiter} from '../util/limiter.js'
 import {DEFAULT_LOG_ROTATION, rotateLogs, type LogRotationOptions} from '../apply/log-rotation.js'
 import type {NodeInfo} from '../util/node-info.js'
 import type {StatusRecorder} from '../store/status-store.js'
@@ -24,6 +25,7 @@ import {withTransitionTimes} from '../status/transitions.js'
 import {podObject} from '../pod/event-object.js'
 import {activeDeadlineAt} from '../pod/active-deadline.js'
 import {podDataDir} from '../kuberuntime/naming.js'
+import {cleanupVolumes} from '../volumes/prepare.js'
 
 export interface SyncLoopMetrics {
   observeWorker(operation: 'create' | 'update' | 'sync' | 'kill', seconds: number): void
@@ -78,6 +80,8 @@ interface PodRecord {
   rejected?: Rejection
   /** When a sync of this pod last changed the runtime (ms); cached views older than it are stale. */
   lastChangeAt: number
+  /** The active deadline whose passing already interrupted a sync (once per deadline). */
+  deadlineInterrupted?: number | undefined
 }
 
 export interface SyncLoopDeps {
@@ -104,7 +108,7 @@ export class SyncLoop {
   private lastTick = 0
   private readonly opts: SyncLoopOptions
   private readonly random: () => number
-  private readonly limit: <T>(task: () => Promise<T>) => Promise<T>
+  private readonly limit: Limiter
   /** The node's effects (garbage collection, log rotation, pod removal) and its runtime view. */
   private readonly effects: ExecutorDeps
   private readonly cache: RuntimeCache
@@ -118,7 +122,7 @@ export class SyncLoop {
     this.limit = limiter(this.opts.parallelism)
     this.effects = deps.sync.deps
     this.cache = deps.sync.cache
-    this.workers = new PodWorkers({sync: (sp, reason) => this.syncOne(sp, reason), kill: (w) => this.killOne(w)}, deps.logger, deps.clock)
+    this.workers = new PodWorkers({sync: (sp, reason, signal) => this.syncOne(sp, reason, signal), kill: (w) => this.killOne(w)}, deps.logger, deps.clock)
   }
 
   start(): void {
@@ -184,7 +188,7 @@ export class SyncLoop {
         const gone = this.pods.get(uid)
         this.pods.delete(uid)
         // A refused pod never ran: nothing will be terminated, so its record and events go now.
-        if (gone?.rejected) void this.forgetRefused(uid)
+        if (gone?.rejected) void this.forgetPodFiles(uid)
         this.deps.logger.info('Pod removed from its source', {pod: sp.pod.metadata.name, source: sp.source.location})
         if (this.deps.sourcesReady()) this.workers.update({type: 'kill', uid, sp, reason: 'its manifest is gone'})
         break
@@ -216,11 +220,21 @@ export class SyncLoop {
     const now = this.deps.clock.now()
     this.lastTick = now
     for (const rec of this.pods.values()) {
-      if (!rec.rejected && rec.nextSyncAt <= now && !this.workers.isBusy(rec.sp.pod.metadata.uid)) {
+      if (rec.rejected) continue
+      const busy = this.workers.isBusy(rec.sp.pod.metadata.uid)
+      if (rec.nextSyncAt <= now && !busy) {
         rec.nextSyncAt = Number.POSITIVE_INFINITY
         this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync'})
-      }
+      } else if (busy) this.interruptAtDeadline(rec, now)
     }
+  }
+
+  /** The deadline's kill does not wait for a long pull or hook of the sync in flight (once per deadline). */
+  private interruptAtDeadline(rec: PodRecord, now: number): void {
+    const deadline = activeDeadlineAt(rec.sp.pod.spec, this.cache.get(rec.sp.pod.metadata.uid)?.sandboxes ?? [])
+    if (deadline === undefined || deadline > now || rec.deadlineInterrupted === deadline) return
+    rec.deadlineInterrupted = deadline
+    this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync', interrupts: 'its active deadline passed'})
   }
 
   /** Kills kube-node's pods that no source wants (only once all sources have reported). */
@@ -234,7 +248,9 @@ export class SyncLoop {
       return
     }
     for (const rp of runtimePods) {
-      if (this.pods.has(rp.uid) || this.workers.isBusy(rp.uid)) continue
+      // A sync still in flight for an unwanted pod (removed before the sources were ready) is
+      // interrupted by this kill; a kill already under way is left to finish.
+      if (this.pods.has(rp.uid) || this.workers.isTerminating(rp.uid)) continue
       this.workers.update({type: 'kill', uid: rp.uid, observed: rp, reason: 'no source defines this pod'})
     }
   }
@@ -245,14 +261,7 @@ export class SyncLoop {
     sync.backOff.gc(clock.now())
     try {
       const pods = (observed ?? (await this.recentPods())).filter((p) => !this.workers.isBusy(p.uid))
-      const garbage = planGarbage(pods, new Set(this.pods.keys()))
-      const {runtime} = this.effects
-      for (const id of garbage.containers) await runtime.removeContainer(id)
-      for (const id of garbage.sandboxes) {
-        await runtime.stopPodSandbox(id)
-        await runtime.removePodSandbox(id)
-      }
-      if (garbage.containers.length + garbage.sandboxes.length > 0) logger.debug(2, 'Collected garbage', {containers: garbage.containers.length, sandboxes: garbage.sandboxes.length})
+      await removeGarbage(this.effects, pods, new Set(this.pods.keys()))
       await rotateLogs(this.effects, pods, {...this.opts.logRotation, podLogsDir: this.effects.podLogsDir}, new Date(clock.now()), logger)
     } catch (err) {
       logger.warn('Garbage collection failed; will retry', {err: errorMessage(err)})
@@ -286,14 +295,18 @@ export class SyncLoop {
     return this.cache.allNewerThan(this.deps.clock.now() - this.opts.housekeepingIntervalMs)
   }
 
-  /** Removes what a refused pod left: its status record, its events and their directory. */
-  private async forgetRefused(uid: string): Promise<void> {
+  /**
+   * Removes what a pod that never ran left (refused, or its first sync interrupted mid-pull): its
+   * status record, its events and their directory.
+   */
+  private async forgetPodFiles(uid: string): Promise<void> {
     try {
       await this.deps.statusRecorder?.remove(uid)
       await this.effects.events?.forget?.(uid)
+      await cleanupVolumes(this.effects, uid)
       await this.effects.fs.removeAll(podDataDir(this.effects.rootDir, uid))
     } catch (err) {
-      this.deps.logger.warn('Could not remove the files of a refused pod', {uid, err: errorMessage(err)})
+      this.deps.logger.warn('Could not remove the files of a pod that never ran', {uid, err: errorMessage(err)})
     }
   }
 
@@ -301,7 +314,7 @@ export class SyncLoop {
     return ms + this.random() * 0.5 * ms
   }
 
-  private async syncOne(sp: StaticPod, reason: string): Promise<void> {
+  private async syncOne(sp: StaticPod, reason: string, signal: AbortSignal): Promise<void> {
     const uid = sp.pod.metadata.uid
     const rec = this.pods.get(uid)
     if (!rec) return
@@ -309,7 +322,9 @@ export class SyncLoop {
     const started = clock.now()
     try {
       // The cache answers when it was read after the pod's last change; else it reads the runtime.
-      const outcome = await this.limit(() => syncPod(sync, rec.sp, rec.waiting, {objects: this.deps.objects()}, rec.lastChangeAt))
+      // A kill while the sync waits for a slot or runs ends it (signal): the kill comes next.
+      const outcome = await this.limit(() => syncPod(sync, rec.sp, rec.waiting, {objects: this.deps.objects(), signal}, rec.lastChangeAt), signal)
+      if (outcome.interrupted) return this.interrupted(rec, signal)
       if (outcome.plan.actions.length > 0) rec.lastChangeAt = clock.now()
       rec.status = withTransitionTimes(rec.status, outcome.status, clock.now())
       rec.everSynced = true
@@ -340,6 +355,7 @@ export class SyncLoop {
         metrics?.observePodStart((now - rec.firstSeenAt) / 1000)
       }
     } catch (err) {
+      if (signal.aborted) return this.interrupted(rec, signal)
       const now = clock.now()
       rec.nextSyncAt = now + this.jitter(this.opts.errorBackOffMs)
       metrics?.syncError()
@@ -350,6 +366,17 @@ export class SyncLoop {
     }
   }
 
+  /**
+   * An interrupted sync ends quietly: no status, failure or back-off is recorded (the kill that
+   * interrupted it follows). The runtime may have changed, so the next view is read afresh.
+   */
+  private interrupted(rec: PodRecord, signal: AbortSignal): void {
+    const now = this.deps.clock.now()
+    rec.lastChangeAt = now
+    rec.nextSyncAt = now
+    this.deps.logger.debug(2, 'Sync interrupted', {pod: rec.sp.pod.metadata.name, reason: abortReason(signal).message})
+  }
+
   private async killOne(work: Extract<PodWork, {type: 'kill'}>): Promise<void> {
     const {sync, logger, clock, metrics} = this.deps
     const started = clock.now()
@@ -358,7 +385,11 @@ export class SyncLoop {
       sync.prober?.removePod(work.uid)
       // No write of this pod's record may follow (it would bring its directory back).
       await this.deps.statusRecorder?.remove(work.uid)
-      if (!observed) return
+      if (!observed) {
+        // Nothing of it is in the runtime (a first pull was interrupted, say); its files may be.
+        await this.forgetPodFiles(work.uid)
+        return
+      }
       logger.info('Stopping pod', {pod: observed.name, reason: work.reason})
       await terminatePod(this.effects, observed, work.sp?.pod)
     } finally {

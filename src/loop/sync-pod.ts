@@ -1,6 +1,7 @@
 // One sync of one pod: read what the runtime has, decide (computePodActions, pure), apply
 // (executor), and report the pod's status afterwards. Used by `run` in a loop and by `watch`'s
-// pod workers.
+// pod workers. A sync that `inputs.signal` interrupts ends quietly: no waiting reason, back-off,
+// event or status follows from it, since a kill (or the process's exit) comes next.
 import type {PodStatus, StaticPod} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Clock} from '../util/clock.js'
@@ -51,6 +52,8 @@ export interface PodSyncOutcome {
   /** The runtime's view after the sync. */
   observed: RuntimePod | undefined
   status: PodStatus
+  /** The signal ended the sync early; its status is the one before it and is not to be recorded. */
+  interrupted: boolean
 }
 
 /**
@@ -115,6 +118,10 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   let observed = before
   if (plan.actions.length > 0) {
     const result = await executePlan(ctx.deps, sp, plan, before, inputs)
+    if (result.interrupted) {
+      const status = generatePodStatus({sp, runtime: before, probes: probesOf(ctx, sp, before), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now()})
+      return {plan, backOff, failures: [], observed: before, status, interrupted: true}
+    }
     failures = result.failures
     const now = ctx.clock.now()
     for (const a of plan.actions) {
@@ -149,5 +156,5 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now()})
   const {events} = ctx.deps
   if (status.reason === DEADLINE_EXCEEDED_REASON) events?.emit(podObject(sp.pod), 'Warning', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
-  return {plan, backOff, failures, observed, status}
+  return {plan, backOff, failures, observed, status, interrupted: false}
 }

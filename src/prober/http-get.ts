@@ -22,6 +22,8 @@ export async function runHttpGet(
   target: HandlerTarget,
   timeoutMs: number,
   userAgent: string = DEFAULT_USER_AGENT,
+  /** Gives up at once (a hook whose pod is being killed). */
+  signal?: AbortSignal,
 ): Promise<HandlerOutcome> {
   const resolved = resolvePort(action.port, target.ports)
   if ('error' in resolved) return {result: 'Error', output: resolved.error}
@@ -39,14 +41,15 @@ export async function runHttpGet(
   // One deadline for the whole exchange, redirects and body included (Go's Client.Timeout).
   const deadline = new AbortController()
   const timer = setTimeout(() => deadline.abort(), timeoutMs)
+  const ended = signal ? AbortSignal.any([deadline.signal, signal]) : deadline.signal
   const firstHost = url.hostname
   try {
     for (let redirects = 0; ; redirects++) {
       let res: Response
       try {
-        res = await get(url, headers, deadline.signal)
+        res = await get(url, headers, ended)
       } catch (err) {
-        const why = deadline.signal.aborted ? `context deadline exceeded (timeout ${seconds(timeoutMs)})` : errorMessage(err)
+        const why = signal?.aborted ? 'context canceled' : deadline.signal.aborted ? `context deadline exceeded (timeout ${seconds(timeoutMs)})` : errorMessage(err)
         return {result: 'Failure', output: `Get ${JSON.stringify(url.href)}: ${why}`}
       }
       if (REDIRECTS.has(res.status) && res.location !== undefined) {

@@ -49,6 +49,8 @@ export type CriErrorCode =
   | 'DeadlineExceeded'
   | 'Unavailable'
   | 'InvalidArgument'
+  /** The caller cancelled the call (its AbortSignal fired), e.g. a pull of a pod being killed. */
+  | 'Cancelled'
   | 'Unknown'
 
 export class CriError extends KubeNodeError {

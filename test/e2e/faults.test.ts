@@ -1,8 +1,9 @@
 // Faults against a real containerd: the runtime killed and restarted during `run` and `watch`,
 // kube-node itself killed -9 at random points of a converge, CRI calls that hang until their
 // deadline (a stalling proxy), and a manifest URL that flaps, serves garbage or is slow. Each
-// time kube-node must keep going, converge once it can, and leave no duplicate or leaked
-// sandboxes. Runs as node `faults`: kube-node touches only that node's pods.
+// time kube-node must keep going, converge once it can, and leave what the kubelet would: one
+// ready sandbox per pod, and of older sandboxes only those holding the history GC keeps (leaks()).
+// Runs as node `faults`: kube-node touches only that node's pods.
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {spawn, type ChildProcess} from 'node:child_process'
 import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -17,7 +18,6 @@ const NODE = 'faults'
 const ENDPOINT = `unix://${SOCKET}`
 const PID_FILE = '/run/kube-node-e2e/containerd.pid'
 const POD_NAME = 'io.kubernetes.pod.name'
-const POD_UID = 'io.kubernetes.pod.uid'
 const NODE_LABEL = 'kube-node.io/node'
 const quick = ['--file-check-frequency', '1s', '--http-check-frequency', '1s', '--port', '0']
 
@@ -78,6 +78,18 @@ function sandboxesOf(pod: string): string[] {
   return ctrIds(`labels."${POD_NAME}"==${pod}-${NODE},labels."io.cri-containerd.kind"==sandbox`)
 }
 
+/** IDs of the containers whose task runs (a sandbox is ready while its pause process runs). */
+function runningTasks(): Set<string> {
+  const lines = ctr(['tasks', 'ls']).split('\n').slice(1)
+  return new Set(lines.map((l) => l.trim().split(/\s+/)).filter((f) => f[2] === 'RUNNING').map((f) => f[0]!))
+}
+
+/** The ready sandboxes of one pod: exactly one for a pod that runs, as the kubelet keeps it. */
+function readySandboxesOf(pod: string): string[] {
+  const running = runningTasks()
+  return sandboxesOf(pod).filter((id) => running.has(id))
+}
+
 function ourSandboxCount(): number {
   return ctrIds(`labels."${NODE_LABEL}"==${NODE},labels."io.cri-containerd.kind"==sandbox`).length
 }
@@ -92,31 +104,50 @@ async function criRuntime(): Promise<Runtime> {
 }
 
 /**
- * Everything of node `faults` in the runtime is accounted for: exactly one ready sandbox per
- * wanted pod and nothing else, one running container per pod, and no container outside those
- * sandboxes. Returns the problems (empty when clean).
+ * Everything of node `faults` in the runtime is accounted for, by the kubelet's contract: each
+ * wanted pod has exactly one ready sandbox, with its one running container in it; any other
+ * sandbox of a wanted pod is not ready and kept only because it holds a dead container that GC
+ * keeps (the newest exited one of its name: the pod's history); no older dead container is left,
+ * no container is left `created`, none is outside its pod's sandboxes, and nothing of a pod not
+ * wanted remains. Returns the problems (empty when clean).
  */
 async function leaks(pods: string[]): Promise<string[]> {
   const rt = (await criRuntime()).runtime
   const sandboxes = await rt.listPodSandbox({labelSelector: {[NODE_LABEL]: NODE}})
   const containers = await rt.listContainers({labelSelector: {[NODE_LABEL]: NODE}})
   const problems: string[] = []
+  const short = (id: string): string => id.slice(0, 12)
   const wanted = new Set(pods.map((p) => `${p}-${NODE}`))
-  const byPod = new Map<string, string[]>()
-  for (const s of sandboxes) byPod.set(s.labels[POD_NAME] ?? '?', [...(byPod.get(s.labels[POD_NAME] ?? '?') ?? []), `${s.id.slice(0, 12)}:${s.state}`])
-  for (const [pod, ids] of byPod) {
-    if (!wanted.has(pod)) problems.push(`unexpected sandbox(es) of ${pod}: ${ids.join(',')}`)
-    else if (ids.length !== 1 || !ids[0]!.endsWith('SANDBOX_READY')) problems.push(`${pod} has sandboxes ${ids.join(',')}`)
-  }
-  for (const p of wanted) if (!byPod.has(p)) problems.push(`${p} has no sandbox`)
   const sandboxIds = new Set(sandboxes.map((s) => s.id))
-  const running = new Map<string, number>()
   for (const c of containers) {
-    if (!sandboxIds.has(c.podSandboxId)) problems.push(`container ${c.id.slice(0, 12)} of ${c.labels[POD_NAME]} is in no live sandbox`)
-    if (c.state === 'CONTAINER_RUNNING') running.set(c.labels[POD_UID] ?? '?', (running.get(c.labels[POD_UID] ?? '?') ?? 0) + 1)
+    const what = `container ${short(c.id)} (${c.metadata.name}) of ${c.labels[POD_NAME]}`
+    if (!sandboxIds.has(c.podSandboxId)) problems.push(`${what} is in no sandbox`)
+    if (c.state === 'CONTAINER_CREATED') problems.push(`${what} was left created`)
   }
-  const uids = new Set(sandboxes.map((s) => s.labels[POD_UID] ?? '?'))
-  for (const uid of uids) if (running.get(uid) !== 1) problems.push(`pod ${uid} has ${running.get(uid) ?? 0} running containers`)
+  for (const pod of new Set([...wanted, ...sandboxes.map((s) => s.labels[POD_NAME] ?? '?')])) {
+    const own = sandboxes.filter((s) => (s.labels[POD_NAME] ?? '?') === pod)
+    const list = own.map((s) => `${short(s.id)}:${s.state}`).join(',')
+    if (!wanted.has(pod)) {
+      problems.push(`unexpected sandbox(es) of ${pod}: ${list}`)
+      continue
+    }
+    const ready = own.filter((s) => s.state === 'SANDBOX_READY')
+    if (ready.length !== 1) problems.push(`${pod} has ${ready.length} ready sandboxes: ${list || 'none'}`)
+    const inPod = containers.filter((c) => own.some((s) => s.id === c.podSandboxId))
+    const running = inPod.filter((c) => c.state === 'CONTAINER_RUNNING')
+    if (running.length !== 1) problems.push(`${pod} has ${running.length} running containers`)
+    else if (ready.length === 1 && running[0]!.podSandboxId !== ready[0]!.id) problems.push(`${pod} runs its container outside its ready sandbox`)
+    // What GC keeps of the pod's history: the newest dead container of each name.
+    const kept = new Map<string, string>()
+    for (const c of inPod.filter((x) => x.state === 'CONTAINER_EXITED').sort((a, b) => b.createdAt - a.createdAt)) {
+      if (!kept.has(c.metadata.name)) kept.set(c.metadata.name, c.podSandboxId)
+      else problems.push(`${pod} keeps an older dead container ${short(c.id)} of "${c.metadata.name}"`)
+    }
+    const history = new Set(kept.values())
+    for (const s of own) {
+      if (s.state !== 'SANDBOX_READY' && !history.has(s.id)) problems.push(`${pod} keeps dead sandbox ${short(s.id)}, which holds no container GC keeps`)
+    }
+  }
   return problems
 }
 
@@ -208,7 +239,7 @@ describe('faults (real containerd)', () => {
     dirs.cleanup()
   })
 
-  it('run survives containerd killed and restarted mid-converge: exit 0, one sandbox per pod', async () => {
+  it('run survives containerd killed and restarted mid-converge: exit 0, one ready sandbox per pod, no leak', async () => {
     const dir = join(dirs.work, 'restart-run')
     const pods = names('r', 10)
     writePods(dir, pods)
@@ -221,7 +252,7 @@ describe('faults (real containerd)', () => {
     expect(r.code, r.stderr).toBe(0)
     // The outage was seen and retried, not ignored.
     expect(r.stderr).toMatch(/Unavailable|retrying/)
-    for (const p of pods) expect(sandboxesOf(p), p).toHaveLength(1)
+    for (const p of pods) expect(readySandboxesOf(p), p).toHaveLength(1)
     expect(await leaks(pods)).toEqual([])
   })
 
@@ -243,9 +274,9 @@ describe('faults (real containerd)', () => {
     writeFileSync(join(dir, 'w3.yaml'), podYaml('w3'))
     await eventually(() => runningContainer('w3'), 60_000, 'w3 running after the restart')
     await eventually(async () => ((await healthz(port)) === 200 ? true : undefined), 30_000, 'healthz 200')
-    // The old pods were adopted, not recreated: same containers, one sandbox each.
+    // The old pods were adopted, not recreated: same containers, one ready sandbox each.
     expect(await Promise.all(['w0', 'w1', 'w2'].map(runningContainer))).toEqual(before)
-    for (const p of ['w0', 'w1', 'w2', 'w3']) expect(sandboxesOf(p), p).toHaveLength(1)
+    for (const p of ['w0', 'w1', 'w2', 'w3']) expect(readySandboxesOf(p), p).toHaveLength(1)
     expect(daemon.child.exitCode).toBeNull()
     expect(await leaks(['w0', 'w1', 'w2', 'w3'])).toEqual([])
   })
@@ -272,10 +303,33 @@ describe('faults (real containerd)', () => {
     const story = `kill delays ${delays.join(',')} ms, sandboxes then ${atKill.join(',')}`
     expect(r.code, `${story}: ${r.stderr}`).toBe(0)
     expect(r.stdout.split('\n').filter((l) => / Running /.test(l))).toHaveLength(20)
-    for (const p of pods) expect(sandboxesOf(p), p).toHaveLength(1)
+    for (const p of pods) expect(readySandboxesOf(p), p).toHaveLength(1)
     expect(await leaks(pods), story).toEqual([])
     console.log(story)
   }, 240_000)
+
+  it('the leak check holds run to the contract: a second ready sandbox and an empty dead one are leaks, and run collects them', async () => {
+    const dir = join(dirs.work, 'contract')
+    writePods(dir, ['c0'])
+    const first = await kn(['run', '-f', dir, '--timeout', '60s'])
+    expect(first.code, first.stderr).toBe(0)
+    expect(await leaks(['c0'])).toEqual([])
+    // A stray sandbox of the pod, as a RunPodSandbox whose answer was lost leaves one.
+    const rt = (await criRuntime()).runtime
+    const [own] = await rt.listPodSandbox({labelSelector: {[POD_NAME]: `c0-${NODE}`}})
+    const stray = await rt.runPodSandbox({metadata: {...own!.metadata, attempt: own!.metadata.attempt + 1}, hostname: 'c0', logDirectory: '', portMappings: [], labels: own!.labels, annotations: own!.annotations})
+    expect(await leaks(['c0'])).toEqual([expect.stringMatching(/^c0-faults has 2 ready sandboxes/)])
+    await rt.stopPodSandbox(stray)
+    expect(await leaks(['c0'])).toEqual([expect.stringMatching(/^c0-faults keeps dead sandbox \w+, which holds no container GC keeps$/)])
+    // The newest sandbox is dead: run recreates the pod, keeps the one holding the killed
+    // container (history) and collects the empty one.
+    const again = await kn(['run', '-f', dir, '--timeout', '60s'])
+    expect(again.code, again.stderr).toBe(0)
+    expect(sandboxesOf('c0')).not.toContain(stray)
+    expect(sandboxesOf('c0')).toContain(own!.id)
+    expect(readySandboxesOf('c0')).toHaveLength(1)
+    expect(await leaks(['c0'])).toEqual([])
+  })
 
   describe('a CRI call that hangs', () => {
     let proxy: StallProxy | undefined
@@ -296,7 +350,8 @@ describe('faults (real containerd)', () => {
       expect(proxy.calls.filter((c) => c.stalled).map((c) => callName(c.method)).sort()).toEqual(
         ['CreateContainer', 'PodSandboxStatus', 'RunPodSandbox', 'RunPodSandbox', 'StartContainer'].sort(),
       )
-      for (const p of pods) expect(sandboxesOf(p), p).toHaveLength(1)
+      for (const p of pods) expect(readySandboxesOf(p), p).toHaveLength(1)
+      expect(await leaks(pods)).toEqual([])
     })
 
     it('a runtime that stalls every call for 5s mid-converge: run still succeeds', async () => {
@@ -313,7 +368,8 @@ describe('faults (real containerd)', () => {
       expect(r.code, r.stderr).toBe(0)
       expect(r.stderr).toMatch(/DeadlineExceeded/)
       expect(proxy.calls.some((c) => c.stalled)).toBe(true)
-      for (const p of pods) expect(sandboxesOf(p), p).toHaveLength(1)
+      for (const p of pods) expect(readySandboxesOf(p), p).toHaveLength(1)
+      expect(await leaks(pods)).toEqual([])
     })
 
     // run's first listing (admission, before the converge loop) is retried until --timeout too.
@@ -359,7 +415,8 @@ describe('faults (real containerd)', () => {
       expect(log).toMatch(/HTTP 500/)
       expect(log).toMatch(/invalid YAML/)
       expect(log).toMatch(/no response within 10s/)
-      expect(sandboxesOf('remote')).toHaveLength(1)
+      expect(readySandboxesOf('remote')).toHaveLength(1)
+      expect(await leaks(['remote'])).toEqual([])
     } finally {
       server.closeAllConnections()
       server.close()

@@ -13,6 +13,8 @@ export type StallPolicy = (method: string, n: number) => boolean
 export interface ProxiedCall {
   method: string
   stalled: boolean
+  /** A stalled call that the client gave up on (its deadline, or a cancel such as a kill's). */
+  cancelled?: boolean
 }
 
 export interface StallProxy {
@@ -80,9 +82,11 @@ export async function startStallProxy(opts: {socketPath: string; upstreamSocket:
     const n = seen.get(method) ?? 0
     seen.set(method, n + 1)
     const stalled = policy(method, n)
-    calls.push({method, stalled})
+    const call: ProxiedCall = {method, stalled}
+    calls.push(call)
     if (stalled) {
-      // Read and drop the request; never answer. The client's deadline resets the stream.
+      // Read and drop the request; never answer. The client's deadline or cancel resets the stream.
+      stream.on('close', () => (call.cancelled = true))
       stream.resume()
       return
     }

@@ -24,8 +24,9 @@ export function makeDirs(): {rootDir: string; logsDir: string; work: string; cle
   return {rootDir: join(work, 'root'), logsDir: join(work, 'logs'), work, cleanup: () => rmSync(work, {recursive: true, force: true})}
 }
 
-export function knArgs(dirs: {rootDir: string; logsDir: string}, args: string[]): string[] {
-  const globals = ['--runtime-endpoint', ENDPOINT, '--root-dir', dirs.rootDir, '--pod-logs-dir', dirs.logsDir, '--node-name', NODE]
+/** `endpoint`: another runtime socket, e.g. a stall proxy's (test/e2e/stall-proxy.ts). */
+export function knArgs(dirs: {rootDir: string; logsDir: string}, args: string[], endpoint = ENDPOINT): string[] {
+  const globals = ['--runtime-endpoint', endpoint, '--root-dir', dirs.rootDir, '--pod-logs-dir', dirs.logsDir, '--node-name', NODE]
   // Global flags go before a `--` (after it everything belongs to the command run by exec).
   const dash = args.indexOf('--')
   const [before, after] = dash === -1 ? [args, []] : [args.slice(0, dash), args.slice(dash)]
@@ -89,8 +90,13 @@ export interface Daemon {
 }
 
 /** Starts `kube-node watch …` in the background. */
-export function startWatch(dirs: {rootDir: string; logsDir: string}, args: string[]): Daemon {
-  const child = spawn(process.execPath, knArgs(dirs, ['watch', ...args]), {env: {...process.env, NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
+export function startWatch(dirs: {rootDir: string; logsDir: string}, args: string[], opts: {endpoint?: string} = {}): Daemon {
+  return startKn(dirs, ['watch', ...args], opts)
+}
+
+/** Starts any kube-node command in the background (to signal it while it works). */
+export function startKn(dirs: {rootDir: string; logsDir: string}, args: string[], opts: {endpoint?: string} = {}): Daemon {
+  const child = spawn(process.execPath, knArgs(dirs, args, opts.endpoint), {env: {...process.env, NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
   let err = ''
   child.stderr.on('data', (d: Buffer) => (err += d.toString()))
   child.stdout.resume()
@@ -125,7 +131,15 @@ export interface PodView {
   metadata: {name: string; uid: string; annotations?: Record<string, string>}
   status: {
     phase: string
-    containerStatuses?: {name: string; containerID?: string; ready: boolean; restartCount: number; image: string; state: Record<string, {reason?: string}>}[]
+    containerStatuses?: {
+      name: string
+      containerID?: string
+      ready: boolean
+      restartCount: number
+      image: string
+      state: Record<string, {reason?: string; exitCode?: number}>
+      lastState?: Record<string, {reason?: string; exitCode?: number; containerID?: string}>
+    }[]
   }
 }
 

@@ -119,6 +119,56 @@ describe('run over the fake CRI', () => {
     expect(r[0]!.status.containerStatuses?.[0]?.lastState?.terminated?.exitCode).toBe(1)
   })
 
+  it('a sandbox that died is recreated with the pod history; run collects what GC drops, nothing more', async () => {
+    const file = write('web.yaml', pod('web'))
+    await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})
+    const [s1] = [...fake.sandboxes.keys()]
+    // The sandbox dies twice (a reboot, a runtime restart), a run after each.
+    await fake.stopPodSandbox(s1!)
+    const second = await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})
+    const cs = second[0]!.status.containerStatuses?.[0]
+    expect(cs?.restartCount).toBe(1)
+    expect(cs?.lastState?.terminated?.exitCode).toBe(137)
+    // The old sandbox holds the dead container `logs --previous` reads: GC keeps it.
+    expect(fake.sandboxes.has(s1!)).toBe(true)
+    const s2 = [...fake.sandboxes.keys()].find((id) => id !== s1)!
+    await fake.stopPodSandbox(s2)
+    fake.calls.length = 0
+    const third = await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})
+    expect(third[0]!.status.containerStatuses?.[0]?.restartCount).toBe(2)
+    // The KillPod stops every sandbox of the pod, the dead ones too, as the kubelet's does (`:latest`
+    // is pulled each start). Then the first sandbox and its container are history GC drops; the
+    // second keeps the newest dead container.
+    expect(fake.mutatingCalls()).toEqual([
+      'StopPodSandbox',
+      'StopPodSandbox',
+      'RunPodSandbox',
+      'PullImage',
+      'CreateContainer',
+      'StartContainer',
+      'RemoveContainer',
+      'StopPodSandbox',
+      'RemovePodSandbox',
+    ])
+    expect(fake.sandboxes.has(s1!)).toBe(false)
+    expect([...fake.sandboxes.values()].map((s) => s.sandbox.state).sort()).toEqual(['SANDBOX_NOTREADY', 'SANDBOX_READY'])
+    expect([...fake.containers.values()].map((c) => c.status.state).sort()).toEqual(['CONTAINER_EXITED', 'CONTAINER_RUNNING'])
+  })
+
+  it('an OnFailure pod whose container succeeded does not run it again when its sandbox died', async () => {
+    const file = write('job.yaml', pod('job', '  restartPolicy: OnFailure\n'))
+    const promise = runPods(node, [file], {wait: 'running', timeoutMs: 60_000})
+    await clock.waitForSleep()
+    for (const id of fake.containers.keys()) fake.exitContainer(id, 0)
+    expect((await promise)[0]!.status.phase).toBe('Succeeded')
+    for (const id of fake.sandboxes.keys()) await fake.stopPodSandbox(id)
+    fake.calls.length = 0
+    const r = await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})
+    expect(r[0]!.outcome).toBe('done')
+    expect(r[0]!.status.phase).toBe('Succeeded')
+    expect(fake.mutatingCalls()).toEqual([])
+  })
+
   it('a run-to-completion pod is done when it has Succeeded', async () => {
     const file = write('job.yaml', pod('job', '  restartPolicy: Never\n'))
     const promise = runPods(node, [file], {wait: 'running', timeoutMs: 60_000})

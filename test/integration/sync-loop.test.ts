@@ -112,6 +112,29 @@ describe('SyncLoop over the fake CRI', () => {
     await backsOffThenRestarts()
   })
 
+  it('a recreated sandbox keeps the pod history: restart count, last state, the old sandbox until GC', async () => {
+    const web = await staticPod('web')
+    loop.handleUpdates([{op: 'ADD', pods: [web]}])
+    await loop.idle()
+    const [oldSandbox] = [...fake.sandboxes.keys()]
+    // The sandbox dies (a reboot, a runtime restart): its container goes with it.
+    await fake.stopPodSandbox(oldSandbox!)
+    fake.calls.length = 0
+    clock.advance(1000)
+    loop.handleLifecycleEvents([{uid: web.pod.metadata.uid, type: 'ContainerDied', containerId: 'x'}])
+    await loop.idle()
+    expect(fake.callNames()).toContain('RunPodSandbox')
+    expect(fake.callNames()).not.toContain('RemovePodSandbox')
+    expect(fake.sandboxes.has(oldSandbox!)).toBe(true)
+    const cs = loop.statuses()[0]!.status?.containerStatuses?.[0]
+    expect(cs?.restartCount).toBe(1)
+    expect(cs?.lastState?.terminated?.exitCode).toBe(137)
+    expect(running()).toEqual([`web-n1/${IMAGE}`])
+    // GC keeps the old sandbox: it holds the dead container `logs --previous` reads.
+    await loop.collectGarbage()
+    expect(fake.sandboxes.has(oldSandbox!)).toBe(true)
+  })
+
   it('the tick syncs a pod when its activeDeadlineSeconds falls, not a resync later', async () => {
     const file = join(work, 'short.yaml')
     writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata: {name: short}\nspec:\n  activeDeadlineSeconds: 30\n  containers: [{name: main, image: "${IMAGE}"}]\n`)

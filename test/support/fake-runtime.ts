@@ -1,6 +1,7 @@
 // An in-memory CRI for unit and integration tests of the core, in the spirit of cri-api's
 // fake_runtime_service.go: it keeps sandboxes, containers and images, records every call, and
-// lets a test inject errors per call or make containers exit.
+// lets a test inject errors per call, make containers exit, or hold calls that never end (a huge
+// pull, a hanging hook) until released or until the caller's signal cancels them.
 import type {
   Container,
   ContainerConfig,
@@ -16,7 +17,7 @@ import type {
   RuntimeCondition,
   VersionInfo,
 } from '../../src/cri/api.js'
-import type {ImageService, Runtime, RuntimeService} from '../../src/cri/port.js'
+import type {CriCallOptions, ImageService, Runtime, RuntimeService} from '../../src/cri/port.js'
 import {CriError, type CriErrorCode} from '../../src/util/errors.js'
 
 interface FakeSandbox {
@@ -63,6 +64,12 @@ export class FakeRuntime implements RuntimeService, ImageService, Runtime {
   /** Images that exist "in a registry" and can be pulled. */
   readonly pullable = new Set<string>()
   private readonly errors = new Map<string, {code: CriErrorCode; detail: string; times: number}>()
+  /** Calls (by name) held without an answer from now on, and each call held so far with its release. */
+  private readonly stalling = new Set<string>()
+  private held: {call: string; release: () => void}[] = []
+  private stallWaiters: {call: string; notify: () => void}[] = []
+  /** Calls whose caller cancelled them while they were held, in order. */
+  readonly cancelled: string[] = []
   private nextId = 1
   // Creation times must be strictly ordered, as a real runtime's are, even when the test clock
   // does not move; a microsecond apiece survives the float precision of nanosecond numbers.
@@ -92,6 +99,51 @@ export class FakeRuntime implements RuntimeService, ImageService, Runtime {
   exitContainer(id: string, exitCode: number, reason = exitCode === 0 ? 'Completed' : 'Error'): void {
     const c = this.mustContainer('test', id)
     c.status = {...c.status, state: 'CONTAINER_EXITED', exitCode, reason, finishedAt: this.nowMs * NS_PER_MS}
+  }
+
+  /** From now on, calls of `call` (PullImage, ExecSync) never answer until released or cancelled. */
+  stall(call: string): void {
+    this.stalling.add(call)
+  }
+
+  /** Stops stalling `call` and lets its held calls go on as usual. */
+  release(call: string): void {
+    this.stalling.delete(call)
+    const go = this.held.filter((h) => h.call === call)
+    this.held = this.held.filter((h) => h.call !== call)
+    for (const h of go) h.release()
+  }
+
+  /** Resolves once a call of `call` is being held (the code under test is waiting on it). */
+  whenStalled(call: string): Promise<void> {
+    if (this.held.some((h) => h.call === call)) return Promise.resolve()
+    return new Promise((notify) => this.stallWaiters.push({call, notify}))
+  }
+
+  /** Holds the call while it is stalled; honours the signal as a remote runtime does (code Cancelled). */
+  private async hold(call: string, opts: CriCallOptions | undefined): Promise<void> {
+    const signal = opts?.signal
+    if (signal?.aborted) throw new CriError(call, 'Cancelled', 'context canceled')
+    if (!this.stalling.has(call)) return
+    await new Promise<void>((resolve, reject) => {
+      const entry = {
+        call,
+        release: (): void => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve()
+        },
+      }
+      const onAbort = (): void => {
+        this.held = this.held.filter((h) => h !== entry)
+        this.cancelled.push(call)
+        reject(new CriError(call, 'Cancelled', 'context canceled'))
+      }
+      signal?.addEventListener('abort', onAbort, {once: true})
+      this.held.push(entry)
+      const waiters = this.stallWaiters.filter((w) => w.call === call)
+      this.stallWaiters = this.stallWaiters.filter((w) => w.call !== call)
+      for (const w of waiters) w.notify()
+    })
   }
 
   callsOf(name: string): FakeCall[] {
@@ -273,9 +325,10 @@ export class FakeRuntime implements RuntimeService, ImageService, Runtime {
     return {...this.mustContainer('ContainerStatus', id).status}
   }
 
-  async execSync(id: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResult> {
+  async execSync(id: string, cmd: string[], timeoutSeconds: number, opts?: CriCallOptions): Promise<ExecSyncResult> {
     this.record('ExecSync', id, cmd, timeoutSeconds)
     this.mustContainer('ExecSync', id)
+    await this.hold('ExecSync', opts)
     return {stdout: Buffer.from(''), stderr: Buffer.from(''), exitCode: 0}
   }
 
@@ -293,8 +346,9 @@ export class FakeRuntime implements RuntimeService, ImageService, Runtime {
     return this.imageStore.get(normalize(image.image)) ?? null
   }
 
-  async pullImage(image: ImageSpec): Promise<string> {
+  async pullImage(image: ImageSpec, _sandboxConfig?: PodSandboxConfig, opts?: CriCallOptions): Promise<string> {
     this.record('PullImage', image)
+    await this.hold('PullImage', opts)
     const n = normalize(image.image)
     if (!this.imageStore.has(n)) {
       if (!this.pullable.has(n)) throw new CriError('PullImage', 'NotFound', `failed to resolve reference "${image.image}": not found`)

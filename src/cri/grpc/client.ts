@@ -3,7 +3,7 @@
 // PullImage, ExecSync given its own timeout plus that margin, and every failure as a CriError.
 import {Channel, credentials, type CallOptions, type ServiceError} from '@grpc/grpc-js'
 import type {ContainerConfig, ContainerFilter, ImageSpec, PodSandboxConfig, PodSandboxFilter} from '../api.js'
-import type {ImageService, Runtime, RuntimeService} from '../port.js'
+import type {CriCallOptions, ImageService, Runtime, RuntimeService} from '../port.js'
 import {CriError} from '../../util/errors.js'
 import {
   conditionsFromWire,
@@ -46,17 +46,32 @@ export const MAX_RECEIVE_MESSAGE_BYTES = 16 * 1024 * 1024
 const KUBE_RUNTIME_API_VERSION = '0.1.0'
 
 type Callback<T> = (err: ServiceError | null, value?: T) => void
+/** What grpc-js hands back for a unary call: enough to cancel it on the wire. */
+interface PendingCall {
+  cancel(): void
+}
 
-/** Runs one unary call; `timeoutMs` 0 means no deadline. Rejects only with CriError. */
-function unary<T>(call: string, timeoutMs: number, start: (opts: CallOptions, cb: Callback<T>) => void): Promise<T> {
+/**
+ * Runs one unary call; `timeoutMs` 0 means no deadline. An abort of `signal` cancels the call
+ * (grpc-js sends RST_STREAM, so the runtime stops too). Rejects only with CriError.
+ */
+function unary<T>(call: string, timeoutMs: number, start: (opts: CallOptions, cb: Callback<T>) => PendingCall, signal?: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new CriError(call, 'Cancelled', 'cancelled before it was sent'))
+      return
+    }
     const opts: CallOptions = timeoutMs > 0 ? {deadline: Date.now() + timeoutMs} : {}
+    let pending: PendingCall | undefined
+    const onAbort = (): void => pending?.cancel()
     try {
-      start(opts, (err, value) => {
+      pending = start(opts, (err, value) => {
+        signal?.removeEventListener('abort', onAbort)
         if (err) reject(toCriError(call, err))
         else if (value === undefined) reject(new CriError(call, 'Unknown', 'empty response'))
         else resolve(value)
       })
+      signal?.addEventListener('abort', onAbort, {once: true})
     } catch (err) {
       // grpc-js throws synchronously for local problems such as a message that fails to serialise.
       reject(toCriError(call, err))
@@ -151,12 +166,12 @@ export function createGrpcRuntime(opts: GrpcRuntimeOptions): Runtime {
       return containerStatusFromWire(res.status)
     },
 
-    execSync: async (containerId: string, cmd: string[], timeoutSeconds: number) => {
+    execSync: async (containerId: string, cmd: string[], timeoutSeconds: number, callOpts?: CriCallOptions) => {
       // As the kubelet: the command's own timeout plus the call timeout as a margin for cleanup;
       // no timeout at all when the command has none.
       const secs = Math.max(0, Math.trunc(timeoutSeconds))
       const deadline = secs > 0 && timeout > 0 ? secs * 1000 + timeout : 0
-      const res = await unary<W.ExecSyncResponse__Output>('ExecSync', deadline, (o, cb) => rt.ExecSync({containerId, cmd, timeout: secs}, o, cb))
+      const res = await unary<W.ExecSyncResponse__Output>('ExecSync', deadline, (o, cb) => rt.ExecSync({containerId, cmd, timeout: secs}, o, cb), callOpts?.signal)
       return execSyncFromWire(res)
     },
 
@@ -178,13 +193,14 @@ export function createGrpcRuntime(opts: GrpcRuntimeOptions): Runtime {
       return res.image && res.image.id !== '' ? imageFromWire(res.image) : null
     },
 
-    pullImage: async (image: ImageSpec, sandboxConfig?: PodSandboxConfig) => {
+    pullImage: async (image: ImageSpec, sandboxConfig?: PodSandboxConfig, callOpts?: CriCallOptions) => {
       const req = {
         image: imageSpecToWire(image),
         sandboxConfig: sandboxConfig ? podSandboxConfigToWire(sandboxConfig) : null,
       }
-      // No deadline: a pull takes as long as the image is large (the kubelet does the same).
-      return (await unary<W.PullImageResponse__Output>('PullImage', 0, (o, cb) => im.PullImage(req, o, cb))).imageRef
+      // No deadline: a pull takes as long as the image is large (the kubelet does the same); only
+      // the caller's signal (a kill of the pod) ends it early.
+      return (await unary<W.PullImageResponse__Output>('PullImage', 0, (o, cb) => im.PullImage(req, o, cb), callOpts?.signal)).imageRef
     },
 
     removeImage: async (image: ImageSpec) => {

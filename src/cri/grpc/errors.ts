@@ -10,6 +10,7 @@ const codes: ReadonlyMap<number, CriErrorCode> = new Map([
   [GrpcStatus.DEADLINE_EXCEEDED, 'DeadlineExceeded'],
   [GrpcStatus.UNAVAILABLE, 'Unavailable'],
   [GrpcStatus.INVALID_ARGUMENT, 'InvalidArgument'],
+  [GrpcStatus.CANCELLED, 'Cancelled'],
 ])
 
 export function criCodeOf(grpcCode: number): CriErrorCode {

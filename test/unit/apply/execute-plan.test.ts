@@ -94,13 +94,14 @@ describe('createSandbox', () => {
   const sp = pod()
   const config = buildSandboxConfig(sp, {attempt: 1, podLogsDir: LOGS, hostDns: HOST_DNS, clusterDNS: [], clusterDomain: 'cluster.local'})
 
-  it('runs the new sandbox, then removes the old ones, and asks its IP once', async () => {
+  it('runs the new sandbox, stops an old one still ready but keeps it (its history), and asks its IP once', async () => {
     const old = await fake.runPodSandbox(config)
-    const observed: RuntimePod = {uid: UID, name: 'web-node1', namespace: 'default', manifestName: 'web', containers: [], sandboxes: [{id: old, state: 'notready', attempt: 0, createdAt: 0, ip: '', hash: '', hashVersion: '', labels: {}, annotations: {}}]}
+    const observed: RuntimePod = {uid: UID, name: 'web-node1', namespace: 'default', manifestName: 'web', containers: [], sandboxes: [{id: old, state: 'ready', attempt: 0, createdAt: 0, ip: '10.88.0.1', hash: '', hashVersion: '', labels: {}, annotations: {}}]}
     fake.calls.length = 0
     const out = await createSandbox(deps(), config, observed)
     expect('sandboxId' in out && out.ip).toMatch(/^10\.88\./)
-    expect(fake.callNames()).toEqual(['RunPodSandbox', 'StopPodSandbox', 'RemovePodSandbox', 'PodSandboxStatus'])
+    expect(fake.callNames()).toEqual(['RunPodSandbox', 'StopPodSandbox', 'PodSandboxStatus'])
+    expect(fake.sandboxes.has(old)).toBe(true)
     expect(fs.dirs.has(config.logDirectory)).toBe(true)
   })
 

@@ -347,6 +347,78 @@ describe('computePodActions: run-to-completion pods that finished', () => {
   it.each(rows)('$name', (row) => check(row))
 })
 
+/**
+ * The pod after its sandbox died and was recreated: the old sandbox (sandbox-1) is kept with the
+ * containers that died in it, exited with these codes after restart count 2, until GC; the new
+ * one (sandbox-2) is ready and empty unless a row puts containers in it.
+ */
+const recreated = (codes: [number, number, number]) => (rt: RuntimePod, sp: StaticPod): void => {
+  for (const [i, n] of ['foo1', 'foo2', 'foo3'].entries()) setContainer(rt, n, exited(codes[i]!, {restartCount: 2}))
+  rt.sandboxes = [sandbox(sp, {id: 'sandbox-2', attempt: 1, createdAt: T0 + 10_000, ip: '10.0.0.2'}), sandbox(sp, {state: 'notready'})]
+}
+/** `name` runs again in the new sandbox (restart count 3). */
+const runsInNew = (rt: RuntimePod, sp: StaticPod, name: string): void =>
+  void rt.containers.unshift(runtimeContainer(sp, name, {id: `id-${name}-2`, sandboxId: 'sandbox-2', restartCount: 3, createdAt: T0 + 11_000}))
+
+describe('computePodActions: the history an old sandbox keeps until GC', () => {
+  const rows: Row[] = [
+    {
+      name: 'Always: new sandbox ready, the containers died in the old one → started in the new one, restart counts continue',
+      runtime: recreated([137, 137, 137]),
+      want: allRegular(3),
+    },
+    {
+      name: 'Always: running again in the new sandbox, the dead ones kept in the old → nothing to do',
+      runtime: (rt, sp) => void (recreated([137, 137, 137])(rt, sp), ['foo1', 'foo2', 'foo3'].forEach((n) => runsInNew(rt, sp, n))),
+      want: [],
+    },
+    {
+      name: 'OnFailure: foo2 succeeded in the old sandbox → not run again in the new one',
+      pod: onFailure,
+      runtime: recreated([137, 0, 137]),
+      want: ['Start regular foo1 restart=3', 'Start regular foo3 restart=3'],
+    },
+    {
+      name: 'OnFailure: the others run in the new sandbox, foo2 succeeded in the old → nothing to do',
+      pod: onFailure,
+      runtime: (rt, sp) => void (recreated([137, 0, 137])(rt, sp), runsInNew(rt, sp, 'foo1'), runsInNew(rt, sp, 'foo3')),
+      want: [],
+    },
+    {
+      name: 'OnFailure: every container succeeded in the old sandbox → the empty new one is stopped, terminal',
+      pod: onFailure,
+      runtime: recreated([0, 0, 0]),
+      want: ['KillPod'],
+      terminal: true,
+    },
+    {
+      name: 'OnFailure: the new sandbox died too, foo2 had succeeded in the first → a third sandbox without foo2',
+      pod: onFailure,
+      runtime: (rt, sp) =>
+        void (recreated([137, 0, 137])(rt, sp),
+        runsInNew(rt, sp, 'foo1'),
+        runsInNew(rt, sp, 'foo3'),
+        ['id-foo1-2', 'id-foo3-2'].forEach((id) => (rt.containers = rt.containers.map((c) => (c.id === id ? {...c, ...exited(137)} : c)))),
+        (rt.sandboxes[0]!.state = 'notready')),
+      want: ['KillPod', 'CreateSandbox attempt=2', 'Start regular foo1 restart=4', 'Start regular foo3 restart=4'],
+    },
+    {
+      name: 'Never: foo1 runs in the new sandbox (an edit ran it again) → the others keep their verdict',
+      pod: never,
+      runtime: (rt, sp) => void (recreated([0, 1, 137])(rt, sp), runsInNew(rt, sp, 'foo1')),
+      want: [],
+    },
+    {
+      name: 'Never: the sandbox died, an older dead one kept too → not run again, terminal',
+      pod: never,
+      runtime: (rt, sp) => void (recreated([0, 1, 137])(rt, sp), (rt.sandboxes[0]!.state = 'notready')),
+      want: [],
+      terminal: true,
+    },
+  ]
+  it.each(rows)('$name', (row) => check(row))
+})
+
 /** Base for init containers: three init containers that all exited 0, no regular container yet. */
 function initPod(): StaticPod {
   const sp = basePod()

@@ -104,6 +104,74 @@ describe('PodWorkers', () => {
     expect(log).toEqual(['img:1', 'img:2'])
   })
 
+  describe('a kill interrupts the sync in flight', () => {
+    /** A syncer whose sync waits until its signal aborts (a pull that never ends), logging what it saw. */
+    function abortableSyncer(): {syncer: PodSyncer; log: string[]} {
+      const log: string[] = []
+      return {
+        log,
+        syncer: {
+          async sync(p, _reason, signal) {
+            log.push(`sync ${p.pod.spec.containers[0]!.image}`)
+            await new Promise<void>((r) => signal.addEventListener('abort', () => r(), {once: true}))
+            log.push(`aborted: ${String((signal.reason as Error).message)}`)
+          },
+          async kill(w) {
+            log.push(`kill ${w.uid}`)
+          },
+        },
+      }
+    }
+
+    it('a kill aborts the running sync, then runs', async () => {
+      const s = abortableSyncer()
+      const w = new PodWorkers(s.syncer, silentLogger)
+      w.update({type: 'sync', sp: sp('a'), reason: 'create'})
+      await tick()
+      w.update({type: 'kill', uid: 'a', reason: 'its manifest is gone'})
+      await w.idle()
+      expect(s.log).toEqual(['sync img:1', 'aborted: interrupted: its manifest is gone', 'kill a'])
+    })
+
+    it('an update that is not a kill waits for the sync in flight', async () => {
+      const g = gatedSyncer()
+      const signals: AbortSignal[] = []
+      const w = new PodWorkers({...g.syncer, sync: (p, r, signal) => (signals.push(signal), g.syncer.sync(p, r, signal))}, silentLogger)
+      w.update({type: 'sync', sp: sp('a', 'img:1'), reason: 'create'})
+      await tick()
+      w.update({type: 'sync', sp: sp('a', 'img:2'), reason: 'update'})
+      await tick()
+      expect(signals[0]!.aborted).toBe(false)
+      g.release()
+      await tick()
+      g.release()
+      await w.idle()
+      expect(g.log).toEqual(['sync a img:1', 'sync a img:2'])
+    })
+
+    it('a sync that stands for a kill (the active deadline passed) aborts the one in flight', async () => {
+      const s = abortableSyncer()
+      const w = new PodWorkers(s.syncer, silentLogger)
+      w.update({type: 'sync', sp: sp('a', 'img:1'), reason: 'create'})
+      await tick()
+      w.update({type: 'sync', sp: sp('a', 'img:2'), reason: 'sync', interrupts: 'its active deadline passed'})
+      await tick()
+      // The deadline's own sync then runs (and would wait too: end it by stopping).
+      await w.stop(1000)
+      expect(s.log).toEqual(['sync img:1', 'aborted: interrupted: its active deadline passed', 'sync img:2', 'aborted: interrupted: stopping'])
+    })
+
+    it('stop interrupts the syncs in flight', async () => {
+      const s = abortableSyncer()
+      const w = new PodWorkers(s.syncer, silentLogger)
+      w.update({type: 'sync', sp: sp('a'), reason: 'create'})
+      w.update({type: 'sync', sp: sp('b'), reason: 'create'})
+      await tick()
+      await w.stop(60_000)
+      expect(s.log.filter((l) => l.startsWith('aborted'))).toEqual(['aborted: interrupted: stopping', 'aborted: interrupted: stopping'])
+    })
+  })
+
   it('takes no new work after stop', async () => {
     const g = gatedSyncer()
     const w = new PodWorkers(g.syncer, silentLogger)

@@ -3,7 +3,7 @@ import type {PodStatus, StaticPod} from '../../../src/api/types.js'
 import type {RuntimePod} from '../../../src/kuberuntime/model.js'
 import type {ContainerProbeResults} from '../../../src/pod/probe-results.js'
 import {generatePodStatus} from '../../../src/status/generate.js'
-import {T0, basePod, baseRuntime, container, dropContainer, exited, runtimeContainer, setContainer} from '../../support/pods.js'
+import {T0, basePod, baseRuntime, container, dropContainer, exited, runtimeContainer, sandbox, setContainer} from '../../support/pods.js'
 
 interface Row {
   name: string
@@ -192,6 +192,30 @@ describe('generatePodStatus: container states', () => {
     expect(cs.lastState?.terminated?.exitCode).toBe(137)
     expect(cs.restartCount).toBe(1)
     expect(cs.containerID).toBe('containerd://id-foo1-b')
+  })
+
+  it('carries the history of a sandbox that died: restart count, lastState, the new sandbox\'s IP, the first start time', () => {
+    const s = status({
+      name: '',
+      pod: policy('OnFailure'),
+      runtime: (rt, sp) => {
+        // The old sandbox is kept until GC with the containers that died in it; foo2 had succeeded.
+        setContainer(rt, 'foo1', exited(137, {restartCount: 2}))
+        setContainer(rt, 'foo2', exited(0))
+        setContainer(rt, 'foo3', exited(137))
+        rt.sandboxes = [sandbox(sp, {id: 'sandbox-2', attempt: 1, createdAt: T0 + 10_000, ip: '10.0.0.2'}), sandbox(sp, {state: 'notready'})]
+        for (const n of ['foo1', 'foo3']) {
+          const restartCount = n === 'foo1' ? 3 : 1
+          rt.containers.unshift(runtimeContainer(sp, n, {id: `id-${n}-2`, sandboxId: 'sandbox-2', restartCount, createdAt: T0 + 11_000, startedAt: T0 + 12_000}))
+        }
+      },
+    })
+    const byName = new Map(s.containerStatuses!.map((c) => [c.name, c]))
+    expect(byName.get('foo1')).toMatchObject({restartCount: 3, state: {running: {}}, lastState: {terminated: {exitCode: 137}}})
+    expect(byName.get('foo2')).toMatchObject({restartCount: 0, state: {terminated: {exitCode: 0, reason: 'Completed'}}})
+    expect(byName.get('foo3')).toMatchObject({restartCount: 1, lastState: {terminated: {exitCode: 137}}})
+    expect(s).toMatchObject({phase: 'Running', podIP: '10.0.0.2', startTime: '2025-01-01T00:00:00Z'})
+    expect(cond(s, 'PodReadyToStartContainers')).toBe('True')
   })
 
   it.each<[string, Row, {started: boolean; ready: boolean}]>([

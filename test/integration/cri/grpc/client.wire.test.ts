@@ -3,7 +3,7 @@
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 import {Server, ServerCredentials, status} from '@grpc/grpc-js'
 import type {PodSandboxConfig} from '../../../../src/cri/api.js'
 import type {Runtime} from '../../../../src/cri/port.js'
@@ -15,6 +15,8 @@ import type {RuntimeServiceHandlers} from '../../../../src/cri/grpc/generated/ru
 import {CriError} from '../../../../src/util/errors.js'
 
 const CREATED_NS = '1700000000123456000'
+/** Calls the client cancelled while the server held them, by RPC name. */
+const cancelledOnServer: string[] = []
 
 function startServer(socket: string): Promise<Server> {
   const sandboxes: PodSandbox[] = []
@@ -44,6 +46,8 @@ function startServer(socket: string): Promise<Server> {
       cb({code: status.NOT_FOUND, details: `an error occurred when try to find container "${call.request.containerId}": not found`}),
     // Never answers: the client's deadline must end the call.
     PodSandboxStatus: () => {},
+    // A hook's exec that never ends; only the caller's signal ends it.
+    ExecSync: (call) => call.on('cancelled', () => cancelledOnServer.push('ExecSync')),
   }
   const imageHandlers: Partial<ImageServiceHandlers> = {
     ImageStatus: (call, cb) =>
@@ -53,6 +57,8 @@ function startServer(socket: string): Promise<Server> {
             ? {id: 'sha256:b1', repoTags: ['localhost:5000/busybox:latest'], repoDigests: [], size: '4276160'}
             : null,
       }),
+    // A pull of a huge image: no deadline, so only the caller's signal ends it.
+    PullImage: (call) => call.on('cancelled', () => cancelledOnServer.push('PullImage')),
   }
   const server = new Server()
   server.addService(loadCriProto().runtime.v1.RuntimeService.service, handlers as RuntimeServiceHandlers)
@@ -147,6 +153,27 @@ describe('gRPC client against an in-process CRI server', () => {
     expect(err).toMatchObject({call: 'PodSandboxStatus', code: 'DeadlineExceeded'})
     expect(elapsed).toBeGreaterThanOrEqual(CALL_TIMEOUT_MS - 50)
     expect(elapsed).toBeLessThan(CALL_TIMEOUT_MS + 1500)
+  })
+
+  it.each([
+    ['PullImage', (signal: AbortSignal) => client.images.pullImage({image: 'huge:1'}, undefined, {signal})],
+    ['ExecSync', (signal: AbortSignal) => client.runtime.execSync('c1', ['sleep', '3600'], 0, {signal})],
+  ] as const)('%s: an abort of its signal cancels the call on the wire (Cancelled)', async (name, call) => {
+    const ctl = new AbortController()
+    const pending = call(ctl.signal).catch((e: unknown) => e)
+    await new Promise((r) => setTimeout(r, 100))
+    const started = Date.now()
+    ctl.abort()
+    expect(await pending).toMatchObject({call: name, code: 'Cancelled'})
+    expect(Date.now() - started).toBeLessThan(1000)
+    // The runtime hears of it too (RST_STREAM), so it stops pulling.
+    await vi.waitFor(() => expect(cancelledOnServer).toContain(name))
+  })
+
+  it('a call whose signal already fired is never sent', async () => {
+    const ctl = new AbortController()
+    ctl.abort()
+    await expect(client.images.pullImage({image: 'huge:1'}, undefined, {signal: ctl.signal})).rejects.toMatchObject({call: 'PullImage', code: 'Cancelled'})
   })
 
   it('a socket nobody listens on is Unavailable', async () => {

@@ -14,7 +14,7 @@ describe('toCriError', () => {
     [status.INVALID_ARGUMENT, 'InvalidArgument'],
     [status.UNKNOWN, 'Unknown'],
     [status.INTERNAL, 'Unknown'],
-    [status.CANCELLED, 'Unknown'],
+    [status.CANCELLED, 'Cancelled'],
     [status.FAILED_PRECONDITION, 'Unknown'],
   ])('gRPC code %d → %s, naming the call and keeping the details', (code, criCode) => {
     const err = toCriError('RunPodSandbox', grpcError(code, 'something happened'))

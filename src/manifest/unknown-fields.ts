@@ -1,7 +1,7 @@
 // Unknown fields, as kubectl's default `--validate=strict` reports them: every key of a Pod,
 // ConfigMap or Secret that the upstream OpenAPI (src/api/generated) does not define, named by its
 // field path, with the known field it most likely meant. Pure.
-import {FIELDS, KINDS} from '../api/generated/schema.js'
+import {API_VERSION_SOURCE, FIELDS, KINDS} from '../api/generated/schema.js'
 import {isObject} from '../util/check.js'
 import {joinPath, keySegment} from '../util/field-path.js'
 
@@ -42,9 +42,11 @@ function walk(value: unknown, shape: string, path: string, found: UnknownField[]
   }
 }
 
+/** With no likely typo, the message names the API version: a field of a newer Kubernetes (a
+ * manifest written for its documentation) is told apart from a made-up one. */
 function unknownMessage(key: string, known: readonly string[]): string {
   const guess = closest(key, known)
-  return guess ? `unknown field (did you mean "${guess}"?)` : 'unknown field'
+  return guess ? `unknown field (did you mean "${guess}"?)` : `unknown field (not in the Kubernetes ${API_VERSION_SOURCE} API)`
 }
 
 /** The known name a typo most likely meant: same letters ignoring case, or at most two edits away. */

@@ -150,18 +150,25 @@ function validateEnvFrom(report: Report, v: unknown): void {
   })
 }
 
-function validateResources(report: Report, v: unknown): void {
+/**
+ * `resources` of a container, or of the pod (`spec.resources`, pod-level resources): every
+ * limit and request must parse as a quantity, as the kubelet's decoder requires.
+ */
+export function validateResources(report: Report, v: unknown): void {
   const res = getObject(report, 'resources', v)
   if (!res) return
-  for (const kind of ['limits', 'requests'] as const) {
-    const map = getObject(report, `resources.${kind}`, res[kind])
-    if (!map) continue
-    for (const [k, q] of Object.entries(map)) {
-      const problem = quantityProblem(q)
-      if (problem) report(joinPath(`resources.${kind}`, keySegment(k)), `must be a quantity such as "500m" or "64Mi", got ${show(q)}${problem === NOT_A_QUANTITY ? '' : ` (${problem})`}`)
-    }
-  }
+  for (const kind of ['limits', 'requests'] as const) validateQuantities(report, `resources.${kind}`, res[kind])
   if (res['claims'] !== undefined) report('resources.claims', unsupported('claims'))
+}
+
+/** A map of resource name to quantity (resource limits and requests, `spec.overhead`). */
+export function validateQuantities(report: Report, field: string, v: unknown): void {
+  const map = getObject(report, field, v)
+  if (!map) return
+  for (const [k, q] of Object.entries(map)) {
+    const problem = quantityProblem(q)
+    if (problem) report(joinPath(field, keySegment(k)), `must be a quantity such as "500m" or "64Mi", got ${show(q)}${problem === NOT_A_QUANTITY ? '' : ` (${problem})`}`)
+  }
 }
 
 function validateVolumeMounts(report: Report, v: unknown, volumeNames: ReadonlySet<string>): void {

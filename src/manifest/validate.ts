@@ -7,7 +7,7 @@ import {
 } from '../util/check.js'
 import {unsupported} from '../util/unsupported.js'
 import {dnsLabelError} from './names.js'
-import {validateContainer} from './validate-container.js'
+import {validateContainer, validateQuantities, validateResources} from './validate-container.js'
 import {validateMetadata} from './validate-meta.js'
 import {validateVolumes} from './validate-volume.js'
 import {issueAt, type DocumentRef} from './where.js'
@@ -99,6 +99,10 @@ function validateSpec(report: Report, spec: Record<string, unknown>): void {
   getList(report, 'tolerations', spec['tolerations'])?.forEach((t, i) => getItem(report, `tolerations[${i}]`, t))
   validatePodSecurityContext(report, spec['securityContext'])
   validateNodeAffinity(report, spec['affinity'])
+  // Pod-level resources and the overhead are quantities too: one that does not parse makes the
+  // kubelet refuse the manifest (and admission adds the overhead to the pod's requests).
+  validateResources(report, spec['resources'])
+  validateQuantities(report, 'overhead', spec['overhead'])
 
   // The kubelet rejects API-object references in static pods (KUBELET.md §1.3); kube-node has no
   // API server to resolve them.

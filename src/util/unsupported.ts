@@ -8,7 +8,7 @@ const REASONS: Readonly<Record<string, string>> = {
   persistentVolumeClaim: `a claim is bound to a volume by the API server and its volume controllers, ${NO_API_SERVER}; use hostPath or emptyDir`,
   ephemeral: `a generic ephemeral volume is a PersistentVolumeClaim the API server creates for the pod, ${NO_API_SERVER}; use emptyDir`,
   csi: 'CSI volumes need a CSI driver registered with a kubelet plugin manager, which kube-node does not run; mount it on the host and use a hostPath volume',
-  image: 'image volumes need the runtime to mount an OCI image as a volume, which kube-node does not request; copy the files in an init container instead',
+  image: 'image volumes need a runtime that mounts OCI images through the CRI (containerd 2.1 or later), which kube-node does not ask for yet; copy the files into an emptyDir from an init container instead',
   gitRepo: 'gitRepo volumes were removed from the kubelet for running git as root; clone in an init container into an emptyDir instead',
   serviceAccountToken: `service account tokens are issued by the API server, ${NO_API_SERVER}`,
   clusterTrustBundle: `ClusterTrustBundles are objects of the API server, ${NO_API_SERVER}`,

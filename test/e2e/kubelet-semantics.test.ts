@@ -5,16 +5,10 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {mkdirSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {BUSYBOX, NODE, SOCKET, ctr, ctrContainersWithLabel, eventually, getPods, kn, makeDirs, manifestDir, startKn, startWatch, type Daemon} from './support.js'
+import {BUSYBOX, NODE, SOCKET, ctr, ctrContainersWithLabel, eventually, getPods, kn, startKn, watchSuite} from './support.js'
 import {callName, startStallProxy, type StallProxy} from './stall-proxy.js'
 
-const dirs = makeDirs()
-let daemon: Daemon | undefined
-const manifests = manifestDir(dirs, async () => {
-  if (daemon) await daemon.stop('SIGTERM')
-  daemon = undefined
-})
-const quick = [manifests, '--file-check-frequency', '1s', '--port', '0', '--healthz-port', '0']
+const {dirs, manifests, watch} = watchSuite()
 
 const podYaml = (name: string, spec: string): string => `apiVersion: v1
 kind: Pod
@@ -28,7 +22,7 @@ describe('kubelet semantics (real containerd)', () => {
 
   it('activeDeadlineSeconds: the pod is stopped and Failed with DeadlineExceeded', async () => {
     writeFileSync(join(manifests, 'short.yaml'), podYaml('short', `  activeDeadlineSeconds: 3\n  containers:\n  - {name: main, image: ${BUSYBOX}, command: [sh, -c, "while true; do sleep 1; done"]}\n`))
-    daemon = startWatch(dirs, quick)
+    await watch()
     const pod = await eventually(async () => {
       const p = await find('short')
       return p?.status.phase === 'Failed' && p.status.containerStatuses?.[0]?.state['terminated'] ? p : undefined
@@ -41,7 +35,7 @@ describe('kubelet semantics (real containerd)', () => {
   it('an edited finished pod runs again; the config hash follows each edit while the UID stays', async () => {
     const job = (message: string): string => podYaml('job', `  restartPolicy: Never\n  containers:\n  - {name: main, image: ${BUSYBOX}, command: [sh, -c, "echo ${message}"]}\n`)
     writeFileSync(join(manifests, 'job.yaml'), job('first'))
-    daemon = startWatch(dirs, quick)
+    await watch()
     const first = await eventually(async () => {
       const p = await find('job')
       return p?.status.phase === 'Succeeded' ? p : undefined
@@ -77,7 +71,7 @@ describe('kubelet semantics (real containerd)', () => {
   it('a sandbox that dies is recreated with the pod history: restart count, lastState, logs --previous, the old sandbox', async () => {
     // Each instance prints a line of its own, so the previous instance's log can be told apart.
     writeFileSync(join(manifests, 'keep.yaml'), podYaml('keep', `  containers:\n  - {name: main, image: ${BUSYBOX}, command: [sh, -c, "echo instance $(cat /proc/sys/kernel/random/uuid); while true; do sleep 1; done"]}\n`))
-    daemon = startWatch(dirs, quick)
+    await watch()
     const before = await eventually(async () => {
       const cs = (await find('keep'))?.status.containerStatuses?.[0]
       return cs?.state['running'] ? cs : undefined
@@ -112,7 +106,7 @@ describe('kubelet semantics (real containerd)', () => {
   it('an OnFailure container that exited 0 is not run again when its sandbox is recreated', async () => {
     const containers = `  restartPolicy: OnFailure\n  containers:\n  - {name: once, image: ${BUSYBOX}, command: [sh, -c, "echo done"]}\n  - {name: serve, image: ${BUSYBOX}, command: [sh, -c, "while true; do sleep 1; done"]}\n`
     writeFileSync(join(manifests, 'mixed.yaml'), podYaml('mixed', containers))
-    daemon = startWatch(dirs, quick)
+    await watch()
     const status = (p: Awaited<ReturnType<typeof find>>, name: string) => p?.status.containerStatuses?.find((c) => c.name === name)
     const before = await eventually(async () => {
       const p = await find('mixed')
@@ -148,7 +142,7 @@ describe('kubelet semantics (real containerd)', () => {
       proxy = await startStallProxy({socketPath: join(dirs.work, 'stall.sock'), upstreamSocket: SOCKET})
       const loop = (n: number): string => podYaml('pulling', `  containers:\n  - {name: main, image: ${BUSYBOX}, command: [sh, -c, "while true; do sleep ${n}; done"]}\n`)
       writeFileSync(join(manifests, 'pulling.yaml'), loop(1))
-      daemon = startWatch(dirs, quick, {endpoint: proxy.endpoint})
+      const daemon = await watch({endpoint: proxy.endpoint})
       await eventually(async () => ((await find('pulling'))?.status.containerStatuses?.[0]?.state['running'] ? true : undefined), 60_000, 'pulling to run')
       // The edit restarts the container, after a pull (image :latest) that never ends.
       stallPulls(proxy)

@@ -6,15 +6,9 @@
 import {afterAll, describe, expect, it} from 'vitest'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {BUSYBOX, NODE, ctrContainersWithLabel, eventually, getPods, kn, makeDirs, manifestDir, startWatch, type Daemon} from './support.js'
+import {BUSYBOX, NODE, ctrContainersWithLabel, eventually, getPods, kn, watchSuite} from './support.js'
 
-const dirs = makeDirs()
-let daemon: Daemon | undefined
-const manifests = manifestDir(dirs, async () => {
-  if (daemon) await daemon.stop('SIGTERM')
-  daemon = undefined
-})
-const quick = [manifests, '--file-check-frequency', '1s', '--port', '0', '--healthz-port', '0']
+const {dirs, manifests, watch} = watchSuite()
 afterAll(async () => {
   await kn(dirs, ['down', '--all'])
 })
@@ -89,13 +83,12 @@ describe('stopping and probing (real containerd)', () => {
       periodSeconds: 3600
       failureThreshold: 1
 `))
-    daemon = startWatch(dirs, quick)
+    await watch()
     const first = await eventually(async () => {
       const cs = (await find('adopted'))?.status.containerStatuses?.[0]
       return cs?.state['running'] ? cs : undefined
     }, 60_000, 'adopted running')
-    await daemon.stop('SIGTERM')
-    daemon = startWatch(dirs, quick)
+    await watch()
     // Several resyncs of the new process; its first liveness probe is up to an hour away.
     await new Promise((r) => setTimeout(r, 5000))
     const after = (await find('adopted'))?.status.containerStatuses?.[0]
@@ -110,7 +103,7 @@ describe('stopping and probing (real containerd)', () => {
     image: ${BUSYBOX}
     command: [sh, -c, "sleep 2; exit 3"]
 `))
-    daemon = startWatch(dirs, quick)
+    await watch()
     const waiting = await eventually(async () => {
       const cs = (await find('crash'))?.status.containerStatuses?.[0] as {state: Record<string, {reason?: string; message?: string}>; lastState?: Record<string, {exitCode?: number}>} | undefined
       return cs?.state['waiting']?.reason === 'CrashLoopBackOff' ? cs : undefined

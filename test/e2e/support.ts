@@ -169,3 +169,33 @@ export function manifestDir(dirs: {rootDir: string; logsDir: string; work: strin
   afterAll(() => dirs.cleanup())
   return manifests
 }
+
+/**
+ * The setup a file of `watch` tests shares: private dirs, a manifests dir emptied (and the node's
+ * pods taken down) after each test, and `watch` started on it with quick re-lists; the daemon a
+ * test started is stopped after it.
+ */
+export function watchSuite(): {
+  dirs: ReturnType<typeof makeDirs>
+  manifests: string
+  /** Starts `watch` on the manifests dir (stopping the one running first). */
+  watch(opts?: {endpoint?: string}): Promise<Daemon>
+} {
+  const dirs = makeDirs()
+  let daemon: Daemon | undefined
+  const stop = async (): Promise<void> => {
+    if (daemon) await daemon.stop('SIGTERM')
+    daemon = undefined
+  }
+  const manifests = manifestDir(dirs, stop)
+  const quick = [manifests, '--file-check-frequency', '1s', '--port', '0', '--healthz-port', '0']
+  return {
+    dirs,
+    manifests,
+    async watch(opts = {}) {
+      await stop()
+      daemon = startWatch(dirs, quick, opts)
+      return daemon
+    },
+  }
+}

@@ -38,12 +38,12 @@ describe('unknownFields', () => {
     ['a typo of a container field', pod({resouces: {}}), 'spec.containers[0].resouces', 'unknown field (did you mean "resources"?)'],
     ['the wrong case', pod({imagepullpolicy: 'Always'}), 'spec.containers[0].imagepullpolicy', 'unknown field (did you mean "imagePullPolicy"?)'],
     ['two letters swapped', pod({livenessProbe: {httpGet: {paht: '/', port: 80}}}), 'spec.containers[0].livenessProbe.httpGet.paht', 'unknown field (did you mean "path"?)'],
-    ['no known field near it', pod({sidecar: true}), 'spec.containers[0].sidecar', 'unknown field'],
+    ['no known field near it', pod({sidecar: true}), 'spec.containers[0].sidecar', 'unknown field (not in the Kubernetes v1.36 API)'],
     ['inside a list of objects', pod({env: [{name: 'A', valu: 'b'}]}), 'spec.containers[0].env[0].valu', 'unknown field (did you mean "value"?)'],
     ['a pod field', pod({}, {hostNetwrok: true}), 'spec.hostNetwrok', 'unknown field (did you mean "hostNetwork"?)'],
     ['a top-level field', {...pod({}), specs: {}}, 'specs', 'unknown field (did you mean "spec"?)'],
-    ['a prototype key', JSON.parse('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"w","__proto__":{"x":1}}}'), 'metadata.__proto__', 'unknown field'],
-    ['a key that is no plain word', pod({'a.b c': 1}), 'spec.containers[0]["a.b c"]', 'unknown field'],
+    ['a prototype key', JSON.parse('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"w","__proto__":{"x":1}}}'), 'metadata.__proto__', 'unknown field (not in the Kubernetes v1.36 API)'],
+    ['a key that is no plain word', pod({'a.b c': 1}), 'spec.containers[0]["a.b c"]', 'unknown field (not in the Kubernetes v1.36 API)'],
   ])('reports %s with its path', (_what, object, field, message) => {
     expect(unknownFields('Pod', object)).toEqual([{field, message}])
   })

@@ -8,7 +8,8 @@ import {escapeControls} from '../util/terminal-text.js'
 import {nodeNameError} from '../manifest/names.js'
 import {createLogger, type Logger} from '../util/logger.js'
 import {InvalidInputError} from '../util/errors.js'
-import {createNode, type KubeNode} from '../node/create-node.js'
+import type {KubeNode} from '../node/create-node.js'
+import type {Runtime} from '../cri/port.js'
 import {
   DEFAULT_POD_LOGS_DIR,
   DEFAULT_ROOT_DIR,
@@ -17,7 +18,7 @@ import {
 } from '../node/config.js'
 import {describeError, exitCodeFor} from './exit-codes.js'
 import {durationFlag} from './flags.js'
-import {loadKubeletConfig, type KubeletConfigValues} from '../node/kubelet-config.js'
+import type {KubeletConfigValues} from '../node/kubelet-config.js'
 import type {ValidationMode} from '../manifest/unknown-fields.js'
 
 export type GlobalFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
@@ -50,6 +51,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected kubeletConfig: KubeletConfigValues = {}
   private explicitFlags = new Set<string>()
   private node?: KubeNode
+  private client?: Runtime
 
   public override async init(): Promise<void> {
     await super.init()
@@ -67,6 +69,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       write: (line) => process.stderr.write(line),
     })
     if (this.flags.config) {
+      // Loaded only when asked for: a start without --config never reads YAML.
+      const {loadKubeletConfig} = await import('../node/kubelet-config.js')
       const parsed = await loadKubeletConfig(this.flags.config)
       this.kubeletConfig = parsed.values
       if (parsed.unknown.length > 0) this.logger.warn('Ignoring KubeletConfiguration fields kube-node does not use', {config: this.flags.config, fields: parsed.unknown.join(',')})
@@ -120,8 +124,17 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** The wired node; created on first use so that commands without the runtime never dial it. */
   protected async kubeNode(): Promise<KubeNode> {
+    // Imported here, not at the top: commands that never need the node do not load it at start.
+    const {createNode} = await import('../node/create-node.js')
     this.node ??= await createNode(this.nodeConfig(), this.logger)
     return this.node
+  }
+
+  /** The CRI client alone, for commands that only ask the runtime. */
+  protected async runtimeClient(): Promise<Runtime> {
+    const {createRuntimeClient} = await import('../node/runtime-client.js')
+    this.client ??= createRuntimeClient(this.nodeConfig())
+    return this.client
   }
 
   /** Results go to stdout, and only results. */
@@ -146,6 +159,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected override async finally(err: Error | undefined): Promise<unknown> {
     this.node?.close()
+    this.client?.close()
     return super.finally(err)
   }
 }

@@ -11,7 +11,7 @@ export default class Version extends BaseCommand<typeof Version> {
   }
 
   async run(): Promise<void> {
-    const report = await versions(await this.kubeNode(), this.config.version)
+    const report = await versions((await this.runtimeClient()).runtime, this.config.version)
     if (this.flags.output === 'json') return this.out(toJson(report))
     const lines = [`kube-node: ${report.kubeNode}`]
     if (report.runtime) {

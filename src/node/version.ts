@@ -1,6 +1,6 @@
 // `version`: kube-node's own version and the runtime's (CRI Version).
 import type {VersionInfo} from '../cri/api.js'
-import type {KubeNode} from './create-node.js'
+import type {RuntimeService} from '../cri/port.js'
 
 export interface VersionReport {
   kubeNode: string
@@ -8,9 +8,9 @@ export interface VersionReport {
   runtimeError?: string
 }
 
-export async function versions(node: KubeNode, kubeNodeVersion: string): Promise<VersionReport> {
+export async function versions(runtime: Pick<RuntimeService, 'version'>, kubeNodeVersion: string): Promise<VersionReport> {
   try {
-    return {kubeNode: kubeNodeVersion, runtime: await node.runtime.version()}
+    return {kubeNode: kubeNodeVersion, runtime: await runtime.version()}
   } catch (err) {
     return {kubeNode: kubeNodeVersion, runtimeError: err instanceof Error ? err.message : String(err)}
   }

@@ -1,24 +1,14 @@
-// Loads proto/api.proto once per process. The path is resolved from this module's own location:
-// src/cri/grpc/load.ts (vitest) and dist/cri/grpc/load.js (after tsc) both reach <root>/proto.
-import {readFileSync} from 'node:fs'
-import {fileURLToPath} from 'node:url'
-import {loadPackageDefinition} from '@grpc/grpc-js'
-import {fromJSON, loadSync} from '@grpc/proto-loader'
+// Loads the CRI API once per process, from the descriptor generated out of proto/api.proto
+// (./generated/descriptor.ts, `npm run gen:cri`): the service clients are made directly with
+// protobufjs's light build, with no .proto parsing, no file read and none of proto-loader's
+// reflection descriptors, which cost a CLI start tens of milliseconds. Messages are (de)serialised
+// exactly as proto-loader does with PROTO_LOADER_OPTIONS, so the generated types describe them.
+import {makeClientConstructor, type ServiceDefinition} from '@grpc/grpc-js'
+import protobuf from 'protobufjs/light.js'
 import type {ProtoGrpcType} from './generated/api.js'
+import {CRI_DESCRIPTOR} from './generated/descriptor.js'
 
-export const CRI_PROTO_PATH = fileURLToPath(new URL('../../../proto/api.proto', import.meta.url))
-/** Written next to the compiled module by the build (scripts/proto-json.mjs); absent under vitest. */
-const CRI_PROTO_JSON_PATH = fileURLToPath(new URL('./api.proto.json', import.meta.url))
-
-function readDescriptor(): unknown {
-  try {
-    return JSON.parse(readFileSync(CRI_PROTO_JSON_PATH, 'utf8'))
-  } catch {
-    return undefined
-  }
-}
-
-/** The same options the generated types were made with (scripts/gen-cri.mjs). */
+/** The options the generated types were made with (scripts/gen-cri.mjs). */
 export const PROTO_LOADER_OPTIONS = {
   keepCase: false,
   longs: String,
@@ -27,14 +17,41 @@ export const PROTO_LOADER_OPTIONS = {
   oneofs: true,
 } as const
 
+const PACKAGE = 'runtime.v1'
+const SERVICES = ['RuntimeService', 'ImageService'] as const
+
+function serviceDefinition(root: protobuf.Root, name: string): ServiceDefinition {
+  const service = root.lookupService(`${PACKAGE}.${name}`)
+  const def: Record<string, ServiceDefinition[string]> = {}
+  for (const method of service.methodsArray) {
+    const request = root.lookupType(method.requestType)
+    const response = root.lookupType(method.responseType)
+    def[method.name] = {
+      path: `/${PACKAGE}.${name}/${method.name}`,
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: (value: object) => Buffer.from(request.encode(request.fromObject(value)).finish()),
+      requestDeserialize: (bytes: Buffer) => request.toObject(request.decode(bytes), PROTO_LOADER_OPTIONS),
+      responseSerialize: (value: object) => Buffer.from(response.encode(response.fromObject(value)).finish()),
+      responseDeserialize: (bytes: Buffer) => response.toObject(response.decode(bytes), PROTO_LOADER_OPTIONS),
+      originalName: method.name.charAt(0).toLowerCase() + method.name.slice(1),
+    }
+  }
+  return def
+}
+
 let cached: ProtoGrpcType | undefined
 
 export function loadCriProto(): ProtoGrpcType {
   if (!cached) {
-    const json = readDescriptor()
-    const definition = json ? fromJSON(json as Parameters<typeof fromJSON>[0], {...PROTO_LOADER_OPTIONS}) : loadSync(CRI_PROTO_PATH, {...PROTO_LOADER_OPTIONS})
-    // loadPackageDefinition is untyped; the generated ProtoGrpcType describes exactly this shape.
-    cached = loadPackageDefinition(definition) as unknown as ProtoGrpcType
+    const root = protobuf.Root.fromJSON(CRI_DESCRIPTOR)
+    const v1: Record<string, unknown> = {}
+    for (const name of SERVICES) {
+      const def = serviceDefinition(root, name)
+      v1[name] = Object.assign(makeClientConstructor(def, name), {service: def})
+    }
+    // The generated ProtoGrpcType describes exactly this shape: runtime.v1.{RuntimeService,ImageService}.
+    cached = {runtime: {v1}} as unknown as ProtoGrpcType
   }
   return cached
 }

@@ -1,3 +1,4 @@
+import {fileURLToPath} from 'node:url'
 import {describe, expect, it} from 'vitest'
 import {loadSync} from '@grpc/proto-loader'
 import type {ContainerConfig, PodSandboxConfig} from '../../../../src/cri/api.js'
@@ -15,7 +16,9 @@ import {
   podSandboxFromWire,
   podSandboxStatusFromWire,
 } from '../../../../src/cri/grpc/convert.js'
-import {CRI_PROTO_PATH, PROTO_LOADER_OPTIONS} from '../../../../src/cri/grpc/load.js'
+import {PROTO_LOADER_OPTIONS} from '../../../../src/cri/grpc/load.js'
+
+const CRI_PROTO_PATH = fileURLToPath(new URL('../../../../proto/api.proto', import.meta.url))
 
 const sandboxConfig: PodSandboxConfig = {
   metadata: {name: 'web-node1', uid: 'u-1', namespace: 'default', attempt: 0},

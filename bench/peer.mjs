@@ -237,7 +237,7 @@ async function main() {
   out.push(`kube-node peer benchmark — ${version.runtimeName} ${version.runtimeVersion} and podman ${podmanVersion}, ${load.cpus} CPUs, ${REPS} reps, medians`)
   out.push(`load average (1, 5, 15 min) ${la(load.start)} at start, ${la(load.end)} at end`)
   out.push(`kube-node ${h.build.commit}${h.build.dirty ? ' + uncommitted src changes' : ''}, dist built ${h.build.built}; other kube-node pods on this runtime at start: ${h.others} sandboxes`)
-  out.push(`floor = raw CRI RunPodSandbox+CreateContainer+StartContainer per pod, best of concurrency ${FLOOR_CONC.join(', ')}; in-process = runPods(wait running) at P=${P} (the CLI's default);`)
+  out.push(`floor = raw CRI RunPodSandbox+CreateContainer+StartContainer per pod, best of concurrency ${FLOOR_CONC.join(', ')}; in-process = runPods(wait running) at P=${P}${P === h.cliParallelism ? " (the CLI's default)" : ''};`)
   out.push('whole command = `node bin/run.js run -f DIR`, process start to exit; podman = `podman kube play FILE` (the N pods in one file), start to exit')
   out.push('(it returns once the containers are started); `podman kube down` afterwards, untimed. Ratios to the floor. No path pulls an image.')
   out.push('')

@@ -99,6 +99,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       nodeCapacity: {cpuMilli: nodeCpuMilli(), memoryBytes: os.totalmem()},
       serializePulls: config.serializeImagePulls === false ? undefined : serialQueue(),
       seccompDefault: config.seccompDefault ?? true,
+      noteSandboxIp: (sandboxId: string, ip: string) => cache.noteSandboxIp(sandboxId, ip),
     }),
   })
   const node: KubeNode = {

@@ -51,6 +51,11 @@ export class RuntimeInspector {
     return {...pod, containers: pod.containers.map((c) => (c.state === 'exited' ? {...c, message: this.messages.get(c.id) ?? c.message} : c))}
   }
 
+  /** A ready sandbox's IP learnt elsewhere (its creation); it never changes while the sandbox lives. */
+  noteSandboxIp(sandboxId: string, ip: string): void {
+    this.sandboxIps.set(sandboxId, ip)
+  }
+
   private needsStatus(c: Container): boolean {
     const known = this.statuses.get(c.id)
     if (!known) return true

@@ -73,6 +73,7 @@ class Timed<T> {
 export class RuntimeCache {
   private readonly pods: Timed<Map<string, RuntimePod>>
   private readonly imageSet: Timed<Set<string>>
+  private readonly inspector: RuntimeInspector
 
   constructor(
     runtime: RuntimeService,
@@ -82,8 +83,14 @@ export class RuntimeCache {
     nodeName?: string,
   ) {
     const inspector = new RuntimeInspector(runtime, nodeName)
+    this.inspector = inspector
     this.pods = new Timed(clock, async () => new Map((await inspector.read()).map((p) => [p.uid, p])))
     this.imageSet = new Timed(clock, () => presentImages(images))
+  }
+
+  /** The IP of a sandbox just created (its creator asked PodSandboxStatus): no read asks again. */
+  noteSandboxIp(sandboxId: string, ip: string): void {
+    this.inspector.noteSandboxIp(sandboxId, ip)
   }
 
   /** A new read of every pod (the PLEG's relist). Rejects when the runtime cannot be listed. */

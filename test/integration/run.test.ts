@@ -75,6 +75,12 @@ describe('run over the fake CRI', () => {
     expect(existsSync(join(work, 'root', 'pods', uid, 'pod.json'))).toBe(true)
   })
 
+  it('asks a new sandbox its status once: the IP learnt when it was created serves the later reads', async () => {
+    const results = await runPods(node, [write('web.yaml', pod('web'))], {wait: 'running', timeoutMs: 60_000})
+    expect(results[0]!.status.podIP).toMatch(/^10\./)
+    expect(fake.callNames().filter((c) => c === 'PodSandboxStatus')).toHaveLength(1)
+  })
+
   it('a second run of the same manifest makes no changing call', async () => {
     const file = write('web.yaml', pod('web'))
     await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})

@@ -13,8 +13,6 @@ import type {StepFailure} from './step-failure.js'
 export interface SandboxDeps {
   runtime: RuntimeService
   fs: HostFs
-  /** Tells the runtime view the new sandbox's IP, so that its next read does not ask for it again. */
-  noteSandboxIp?: ((sandboxId: string, ip: string) => void) | undefined
 }
 
 export type SandboxOutcome = {sandboxId: string; ip: string} | {failure: StepFailure}
@@ -29,9 +27,6 @@ export async function createSandbox(deps: SandboxDeps, config: PodSandboxConfig,
   }
   // Stopped already by the KillPod before this step; one still ready (adopted, raced) is stopped now.
   for (const old of observed?.sandboxes ?? []) if (old.state === 'ready') await ignoreNotFound(deps.runtime.stopPodSandbox(old.id))
-  const status = await ignoreNotFound(deps.runtime.podSandboxStatus(sandboxId)).catch(() => undefined)
-  const ip = status?.network?.ip ?? ''
-  // Only a sandbox seen ready: one that died at once must be asked again.
-  if (status?.state === 'SANDBOX_READY') deps.noteSandboxIp?.(sandboxId, ip)
+  const ip = (await ignoreNotFound(deps.runtime.podSandboxStatus(sandboxId)).catch(() => undefined))?.network?.ip ?? ''
   return {sandboxId, ip}
 }

@@ -137,7 +137,7 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
       if (f.container) waiting.set(f.container, {reason: f.reason, message: f.message})
     }
     // What this sync changed is seen by a read that begins after it.
-    observed = await ctx.cache.getNewerThan(uid, ctx.clock.now())
+    observed = await ctx.cache.afterOwnChanges(uid)
   }
   for (const b of plan.blocked) {
     waiting.set(b.name, {reason: b.reason, message: b.message})

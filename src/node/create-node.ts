@@ -76,6 +76,8 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
   let probeChanged: (uid: string) => void = () => {}
   const prober = new ProbeManager({runtime: runtime.runtime, clock, logger, onChange: (uid) => probeChanged(uid), events})
   const cache = new RuntimeCache(runtime.runtime, runtime.images, clock, config.nodeName)
+  // Every change goes through here, so the cache knows which pods only this process changed.
+  const changing = cache.track(runtime.runtime)
   const sync: SyncContext = Object.freeze({
     clock,
     prober,
@@ -83,7 +85,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
     // A ceiling under 10s is the first delay too (kubelet crashLoopBackOff.maxContainerRestartPeriod).
     backOff: new BackOff(Math.min(INITIAL_BACKOFF_MS, config.maxContainerRestartPeriodMs ?? MAX_BACKOFF_MS), config.maxContainerRestartPeriodMs ?? MAX_BACKOFF_MS),
     deps: Object.freeze({
-      runtime: runtime.runtime,
+      runtime: changing,
       images: runtime.images,
       fs,
       logger,
@@ -99,12 +101,11 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       nodeCapacity: {cpuMilli: nodeCpuMilli(), memoryBytes: os.totalmem()},
       serializePulls: config.serializeImagePulls === false ? undefined : serialQueue(),
       seccompDefault: config.seccompDefault ?? true,
-      noteSandboxIp: (sandboxId: string, ip: string) => cache.noteSandboxIp(sandboxId, ip),
     }),
   })
   const node: KubeNode = {
     config,
-    runtime: runtime.runtime,
+    runtime: changing,
     images: runtime.images,
     callCounts: () => runtime.callCounts(),
     logger,

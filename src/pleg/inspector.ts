@@ -4,7 +4,8 @@
 // learn is kept, since an exited container's status and a sandbox's IP never change.
 import type {Container, ContainerStatus, PodSandbox} from '../cri/api.js'
 import type {RuntimeService} from '../cri/port.js'
-import {managedSelector} from '../kuberuntime/labels.js'
+import {managedSelector, POD_UID_LABEL} from '../kuberuntime/labels.js'
+import type {PodChanges} from './own-changes.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import {buildRuntimePods} from '../kuberuntime/runtime-status.js'
 import {ignoreNotFound} from '../cri/errors.js'
@@ -18,6 +19,9 @@ export class RuntimeInspector {
   private readonly sandboxIps = new Map<string, string>()
 
   private readonly selector: Record<string, string>
+  /** The last full listing, which a read of one pod starts from. */
+  private lastSandboxes: PodSandbox[] = []
+  private lastContainers: Container[] = []
 
   constructor(
     private readonly runtime: RuntimeService,
@@ -37,8 +41,50 @@ export class RuntimeInspector {
       ...sandboxes.filter((s) => this.needsIp(s)).map((s) => this.fetchIp(s.id)),
     ])
     this.forgetAllBut(sandboxes, containers)
+    this.lastSandboxes = sandboxes
+    this.lastContainers = containers
     const pods = buildRuntimePods({sandboxes, containers, statuses: this.statuses, sandboxIps: this.sandboxIps})
     return Promise.all(pods.map((p) => this.withMessages(p)))
+  }
+
+  /** Sandbox and container ids of the last full listing → their pod's UID. */
+  *owners(): Iterable<[string, string]> {
+    for (const s of this.lastSandboxes) {
+      const uid = s.labels[POD_UID_LABEL]
+      if (uid !== undefined) yield [s.id, uid]
+    }
+    const uidOfSandbox = new Map(this.lastSandboxes.map((s) => [s.id, s.labels[POD_UID_LABEL]]))
+    for (const c of this.lastContainers) {
+      const uid = uidOfSandbox.get(c.podSandboxId)
+      if (uid !== undefined) yield [c.id, uid]
+    }
+  }
+
+  /**
+   * One pod read back after changes this process made to it alone (own-changes.ts): the last full
+   * listing of the pod, the sandboxes it created as their status described them, and one
+   * ContainerStatus per container it created. No listing call.
+   */
+  async readPod(uid: string, changes: PodChanges): Promise<RuntimePod | undefined> {
+    const sandboxes = new Map(this.lastSandboxes.filter((s) => s.labels[POD_UID_LABEL] === uid).map((s) => [s.id, s]))
+    for (const [id, s] of changes.sandboxes) if (s.status) sandboxes.set(id, s.status)
+    const containers = new Map(this.lastContainers.filter((c) => sandboxes.has(c.podSandboxId)).map((c) => [c.id, c]))
+    await Promise.all([
+      ...[...changes.containers].map(async ([id, {sandboxId}]) => {
+        const status = await ignoreNotFound(this.runtime.containerStatus(id))
+        if (!status) {
+          containers.delete(id)
+          this.statuses.delete(id)
+          return
+        }
+        this.statuses.set(id, status)
+        const {metadata, image, imageRef, state, createdAt, labels, annotations} = status
+        containers.set(id, {id, podSandboxId: sandboxId, metadata, image, imageRef, state, createdAt, labels, annotations})
+      }),
+      ...[...sandboxes.values()].filter((s) => this.needsIp(s)).map((s) => this.fetchIp(s.id)),
+    ])
+    const [pod] = buildRuntimePods({sandboxes: [...sandboxes.values()], containers: [...containers.values()], statuses: this.statuses, sandboxIps: this.sandboxIps})
+    return pod && this.withMessages(pod)
   }
 
   private async withMessages(pod: RuntimePod): Promise<RuntimePod> {

@@ -9,6 +9,7 @@ import {normalizeImageRef} from '../images/reference.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Clock} from '../util/clock.js'
 import {RuntimeInspector} from './inspector.js'
+import {OwnChanges} from './own-changes.js'
 
 /** The image list changes only by pulls (which mark the pod changed) or by hand: this old is fresh enough. */
 export const IMAGE_LIST_MAX_AGE_MS = 30_000
@@ -74,6 +75,12 @@ export class RuntimeCache {
   private readonly pods: Timed<Map<string, RuntimePod>>
   private readonly imageSet: Timed<Set<string>>
   private readonly inspector: RuntimeInspector
+  private readonly changes: OwnChanges
+  /** Pods read back alone after this process's own changes, newer than the last full read. */
+  private readBack = new Map<string, {at: number; seq: number; pod: RuntimePod | undefined}>()
+  /** Reads in the order they began (clock times can tie): which of two views is newer. */
+  private seq = 0
+  private fullSeq = 0
 
   constructor(
     runtime: RuntimeService,
@@ -84,13 +91,18 @@ export class RuntimeCache {
   ) {
     const inspector = new RuntimeInspector(runtime, nodeName)
     this.inspector = inspector
-    this.pods = new Timed(clock, async () => new Map((await inspector.read()).map((p) => [p.uid, p])))
+    this.changes = new OwnChanges(clock, (id, ip) => inspector.noteSandboxIp(id, ip))
+    this.pods = new Timed(clock, async () => {
+      const start = clock.now()
+      const seq = ++this.seq
+      const pods = await inspector.read()
+      this.fullSeq = Math.max(this.fullSeq, seq)
+      // The listing was asked for after `start`: it holds every change recorded before.
+      this.changes.settle(start, inspector.owners())
+      for (const [uid, r] of this.readBack) if (r.seq < seq) this.readBack.delete(uid)
+      return new Map(pods.map((p) => [p.uid, p]))
+    })
     this.imageSet = new Timed(clock, () => presentImages(images))
-  }
-
-  /** The IP of a sandbox just created (its creator asked PodSandboxStatus): no read asks again. */
-  noteSandboxIp(sandboxId: string, ip: string): void {
-    this.inspector.noteSandboxIp(sandboxId, ip)
   }
 
   /** A new read of every pod (the PLEG's relist). Rejects when the runtime cannot be listed. */
@@ -98,14 +110,44 @@ export class RuntimeCache {
     return [...(await this.pods.refresh()).values()]
   }
 
+  /**
+   * The runtime port with every change recorded, for the code that changes pods: a pod changed
+   * only by its own creations is then read back alone (one ContainerStatus per new container)
+   * instead of by a relist of every pod.
+   */
+  track(runtime: RuntimeService): RuntimeService {
+    return this.changes.wrap(runtime)
+  }
+
   /** One pod from a read that began after minTime (undefined: the runtime has none). */
   async getNewerThan(uid: string, minTime: number): Promise<RuntimePod | undefined> {
+    const last = this.pods.last
+    if (last.value !== undefined && last.at > minTime) return last.value.get(uid)
+    const back = this.readBack.get(uid)
+    if (back && back.at > minTime) return back.pod
     return (await this.pods.newerThan(minTime)).get(uid)
+  }
+
+  /**
+   * The pod right after a sync changed it: read back alone when every change since the last full
+   * read was this process's own creation (one ContainerStatus per new container, no listing), else
+   * from a full read that begins now. What someone else changed meanwhile is seen at the next full
+   * read, as the kubelet's cache sees it at the next relist.
+   */
+  async afterOwnChanges(uid: string): Promise<RuntimePod | undefined> {
+    const changes = this.pods.last.value !== undefined ? this.changes.readable(uid) : undefined
+    if (!changes) return this.getNewerThan(uid, this.clock.now())
+    const at = this.clock.now()
+    const seq = ++this.seq
+    const pod = await this.inspector.readPod(uid, changes)
+    this.readBack.set(uid, {at, seq, pod})
+    return pod
   }
 
   /** Every pod, from a read that began after minTime. */
   async allNewerThan(minTime: number): Promise<RuntimePod[]> {
-    return [...(await this.pods.newerThan(minTime)).values()]
+    await this.pods.newerThan(minTime)
+    return this.all()
   }
 
   /** Images present on the node (tags, digests and ids), from a read after minTime and not older than IMAGE_LIST_MAX_AGE_MS. */
@@ -115,12 +157,20 @@ export class RuntimeCache {
 
   /** The last view of a pod, however old (undefined before the first read or when the runtime has none). */
   get(uid: string): RuntimePod | undefined {
-    return this.pods.last.value?.get(uid)
+    const back = this.readBack.get(uid)
+    return back && back.seq > this.fullSeq ? back.pod : this.pods.last.value?.get(uid)
   }
 
   /** The last view of every pod, however old. */
   all(): RuntimePod[] {
-    return [...(this.pods.last.value?.values() ?? [])]
+    const pods = new Map(this.pods.last.value ?? [])
+    // Pods read back after the last full read began are newer than what it saw of them.
+    for (const [uid, back] of this.readBack) {
+      if (back.seq < this.fullSeq) continue
+      if (back.pod) pods.set(uid, back.pod)
+      else pods.delete(uid)
+    }
+    return [...pods.values()]
   }
 
   /** When the last successful read of the pods began; 0 before the first. */

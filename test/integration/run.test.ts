@@ -81,6 +81,21 @@ describe('run over the fake CRI', () => {
     expect(fake.callNames().filter((c) => c === 'PodSandboxStatus')).toHaveLength(1)
   })
 
+  it('a new pod costs five CRI calls; the listings are made once per run, not per pod', async () => {
+    // A tagged image already present: IfNotPresent, so nothing is pulled.
+    const files = ['a', 'b', 'c'].map((n) => write(`${n}.yaml`, pod(n, '', 'localhost:5000/busybox:1.36')))
+    fake.addImage('localhost:5000/busybox:1.36')
+    fake.calls.length = 0
+    const results = await runPods(node, files, {wait: 'running', timeoutMs: 60_000})
+    expect(results.map((r) => r.outcome)).toEqual(['done', 'done', 'done'])
+    const names = fake.callNames()
+    const count = (call: string): number => names.filter((c) => c === call).length
+    expect([count('ListPodSandbox'), count('ListContainers'), count('ListImages')]).toEqual([1, 1, 1])
+    const perPod = names.filter((c) => !c.startsWith('List'))
+    expect(perPod.length / 3, perPod.join(',')).toBeLessThanOrEqual(5)
+    expect(new Set(perPod)).toEqual(new Set(['RunPodSandbox', 'PodSandboxStatus', 'CreateContainer', 'StartContainer', 'ContainerStatus']))
+  })
+
   it('a second run of the same manifest makes no changing call', async () => {
     const file = write('web.yaml', pod('web'))
     await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})

@@ -46,7 +46,7 @@ export function buildManifests(blobs: readonly ManifestBlob[], opts: BuildOption
     for (const issue of found) issues.push(issue)
     if (mode === 'ignore') continue
     const unknown = unknownFields(obj.kind, obj.object)
-    for (const u of unknown.slice(0, MAX_ISSUES)) (mode === 'strict' ? issues : warnings).push(issueAt(obj.ref, u.field, u.message))
+    for (const u of unknown) (mode === 'strict' ? issues : warnings).push(issueAt(obj.ref, u.field, u.message))
   }
   for (const issue of findDuplicates(decoded)) issues.push(issue)
   if (issues.length > 0) return {pods: [], configMaps: [], secrets: [], issues: capIssues(issues), warnings: capIssues(warnings)}

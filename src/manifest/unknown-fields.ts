@@ -14,31 +14,36 @@ export interface UnknownField {
   message: string
 }
 
-/** The unknown fields of one object of `kind` (top level: apiVersion, kind, metadata…). */
-export function unknownFields(kind: string, object: unknown): UnknownField[] {
-  const type = KINDS[kind]
+/** Enough to fix first: a document of a million unknown keys costs no more than this many. */
+export const MAX_UNKNOWN_FIELDS = 100
+
+/** The unknown fields of one object of `kind` (top level: apiVersion, kind, metadata…), at most `limit`. */
+export function unknownFields(kind: string, object: unknown, limit = MAX_UNKNOWN_FIELDS): UnknownField[] {
+  const type = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined
   const found: UnknownField[] = []
-  if (type) walk(object, type, '', found)
+  if (type) walk(object, type, '', found, limit)
   return found
 }
 
-function walk(value: unknown, shape: string, path: string, found: UnknownField[]): void {
+function walk(value: unknown, shape: string, path: string, found: UnknownField[], limit: number): void {
+  if (found.length >= limit) return
   if (shape.startsWith('{}')) {
-    if (isObject(value)) for (const [k, v] of Object.entries(value)) walk(v, shape.slice(2), joinPath(path, keySegment(k)), found)
+    if (isObject(value)) for (const [k, v] of Object.entries(value)) walk(v, shape.slice(2), joinPath(path, keySegment(k)), found, limit)
     return
   }
   if (shape.endsWith('[]')) {
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, shape.slice(0, -2), `${path}[${i}]`, found))
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, shape.slice(0, -2), `${path}[${i}]`, found, limit))
     return
   }
   const fields = Object.hasOwn(FIELDS, shape) ? FIELDS[shape] : undefined
   // Scalars, free-form objects, and values of the wrong type (the field checks name those).
   if (!fields || !isObject(value)) return
   for (const [k, v] of Object.entries(value)) {
+    if (found.length >= limit) return
     const field = joinPath(path, keySegment(k))
     const known = Object.hasOwn(fields, k) ? fields[k] : undefined
     if (known === undefined) found.push({field, message: unknownMessage(k, Object.keys(fields))})
-    else walk(v, known, field, found)
+    else walk(v, known, field, found, limit)
   }
 }
 

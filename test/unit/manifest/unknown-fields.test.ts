@@ -57,6 +57,13 @@ describe('unknownFields', () => {
     expect(unknownFields('Pod', object)).toEqual([])
   })
 
+  it('stops at 100 unknown fields, however many a document holds', () => {
+    const many = Object.fromEntries(Array.from({length: 5000}, (_, i) => [`x${i}`, 1]))
+    const found = unknownFields('Pod', pod(many))
+    expect(found).toHaveLength(100)
+    expect(found[0]?.field).toBe('spec.containers[0].x0')
+  })
+
   it('checks ConfigMaps and Secrets too, and nothing of kinds it does not know', () => {
     expect(unknownFields('ConfigMap', {kind: 'ConfigMap', dat: {}})).toEqual([{field: 'dat', message: 'unknown field (did you mean "data"?)'}])
     expect(unknownFields('Secret', {kind: 'Secret', stringdata: {}})).toEqual([{field: 'stringdata', message: 'unknown field (did you mean "stringData"?)'}])

@@ -1,0 +1,55 @@
+// The built CLI's entry: `--help` printed from the text the build rendered (without loading oclif)
+// must be exactly oclif's own help, for kube-node and every command; `--validate` works on every
+// command that reads manifests. Needs the build, not the runtime.
+import {spawnSync} from 'node:child_process'
+import {readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {ROOT, makeDirs} from './support.js'
+
+const dirs = makeDirs()
+afterAll(() => dirs.cleanup())
+
+function cli(args: string[], env: Record<string, string> = {}): {status: number | null; stdout: string; stderr: string} {
+  return spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), ...args], {encoding: 'utf8', env: {...process.env, NO_COLOR: '1', OCLIF_COLUMNS: '80', ...env}})
+}
+
+const commands = Object.keys((JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, unknown>}).commands)
+
+describe('the built CLI entry', () => {
+  it.each([[''], ...commands.map((c) => [c])])('`%s --help` from the build is oclif\'s own help', (id) => {
+    const words = id ? id.split(':') : []
+    const fast = cli([...words, '--help'])
+    const oclif = cli([...words, '--help'], {KUBE_NODE_NO_HELP_CACHE: '1'})
+    expect(fast.status).toBe(0)
+    expect(fast.stdout).toBe(oclif.stdout)
+    expect(fast.stdout).not.toContain('{{runtime}}')
+  })
+
+  it('help for words that are no command goes to oclif', () => {
+    const r = cli(['logs', 'web', '--help'])
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain('USAGE')
+  })
+
+  it.each([['validate'], ['plan'], ['run']])('%s refuses an unknown field by default, before dialling the runtime', (command) => {
+    const file = join(dirs.work, `typo-${command}.yaml`)
+    writeFileSync(file, 'apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  containers: [{name: c, image: busybox:1.36, resouces: {}}]\n')
+    // An unreachable runtime: validation must fail before it is dialled.
+    const r = cli([command, '-f', file, '--runtime-endpoint', 'unix:///nonexistent.sock', '--root-dir', dirs.rootDir])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toContain('field spec.containers[0].resouces: unknown field (did you mean "resources"?)')
+  })
+
+  it('validate --validate warn prints a warning and exits 0; ignore prints nothing', () => {
+    const file = join(dirs.work, 'typo.yaml')
+    writeFileSync(file, 'apiVersion: v1\nkind: Pod\nmetadata: {name: t}\nspec:\n  containers: [{name: c, image: busybox:1.36, resouces: {}}]\n')
+    const warn = cli(['validate', '-f', file, '--validate', 'warn'])
+    expect(warn.status).toBe(0)
+    expect(warn.stderr).toMatch(/Unknown field in manifest.*spec\.containers\[0\]\.resouces/)
+    const ignore = cli(['validate', '-f', file, '--validate', 'ignore'])
+    expect([ignore.status, ignore.stderr]).toEqual([0, ''])
+    const bad = cli(['validate', '-f', file, '--validate', 'lenient'])
+    expect(bad.status).toBe(2)
+  })
+})

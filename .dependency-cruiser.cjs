@@ -60,6 +60,20 @@ module.exports = {
       to: {path: '^src/(cli|commands)/'},
     },
     {
+      name: 'entry-is-the-top',
+      comment: 'entry/ (the bundle root: every command, served to oclif from memory) is imported by nothing',
+      severity: 'error',
+      from: {path: '^src/', pathNot: '^src/entry/'},
+      to: {path: '^src/entry/'},
+    },
+    {
+      name: 'layer-entry',
+      comment: 'entry/ knows the commands and oclif, nothing of the core',
+      severity: 'error',
+      from: {path: '^src/entry/'},
+      to: {path: '^src/', pathNot: ['^src/(entry|commands|cli)/'], dependencyTypesNot: ['type-only']},
+    },
+    {
       name: 'layer-cli',
       comment: 'cli/ renders what node/ returns: values from node, manifest and the action sentences; types from anywhere',
       severity: 'error',
@@ -75,9 +89,9 @@ module.exports = {
     },
     {
       name: 'ui-libraries-only-in-cli',
-      comment: 'only cli/ and commands/ know about oclif, chalk and ora',
+      comment: 'only entry/, cli/ and commands/ know about oclif, chalk and ora',
       severity: 'error',
-      from: {path: '^src/', pathNot: '^src/(cli|commands)/'},
+      from: {path: '^src/', pathNot: '^src/(entry|cli|commands)/'},
       to: {path: '(^|/)node_modules/(@oclif|chalk|ora)/'},
     },
     {

@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --import tsx
 // Development entry point: runs the TypeScript sources directly (needs `npm i -D tsx`).
-import {execute} from '@oclif/core'
-
-await execute({development: true, dir: import.meta.url})
+// CommonJS, as bin/run.js (bin/package.json).
+'use strict'
+require('@oclif/core').execute({development: true, dir: require('node:path').join(__dirname, '..')})

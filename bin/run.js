@@ -1,16 +1,23 @@
 #!/usr/bin/env node
-// Production entry point: runs the compiled commands in dist/. `--help` of kube-node or of one of
-// its commands is printed from the text the build rendered with oclif (scripts/help-text.mjs),
-// without loading oclif; everything else goes through oclif.
-import {readFileSync} from 'node:fs'
+// Production entry point. `--help` of kube-node or of one of its commands is printed from the text
+// the build rendered with oclif (scripts/help-text.mjs). Everything else runs the bundled CLI,
+// dist/kube-node.cjs, compiled with the V8 code cache the build made for it
+// (scripts/code-cache.mjs): V8 then skips most of the parsing and compiling a start would cost.
+// CommonJS (bin/package.json): an ES module entry would cost the start Node's ESM loader.
+'use strict'
+const {readFileSync, writeFileSync} = require('node:fs')
+const {Module, createRequire} = require('node:module')
+const {dirname, join} = require('node:path')
+const vm = require('node:vm')
 
+const root = join(__dirname, '..')
 const args = process.argv.slice(2)
 const last = args.at(-1)
 const words = args.slice(0, -1)
 if ((last === '--help' || last === '-h') && words.every((w) => /^[a-z][a-z-]*$/.test(w)) && !process.env.KUBE_NODE_NO_HELP_CACHE) {
   let text
   try {
-    text = readFileSync(new URL(`../dist/help/${words.join(':') || '_root'}.txt`, import.meta.url), 'utf8')
+    text = readFileSync(join(root, 'dist/help', `${words.join(':') || '_root'}.txt`), 'utf8')
   } catch {
     text = undefined
   }
@@ -19,5 +26,31 @@ if ((last === '--help' || last === '-h') && words.every((w) => /^[a-z][a-z-]*$/.
     process.exit(0)
   }
 }
-const {execute} = await import('../dist/main.js')
-await execute({dir: import.meta.url})
+
+/** Loads a CommonJS file as require() would, but with V8's code cache for it when there is one. */
+function load(file) {
+  let cachedData
+  try {
+    cachedData = readFileSync(`${file}.cache`)
+  } catch {
+    cachedData = undefined
+  }
+  // A cache from another Node or V8 build is rejected by V8 and costs only its read.
+  const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), {filename: file, cachedData})
+  const module = new Module(file)
+  module.filename = file
+  module.paths = Module._nodeModulePaths(dirname(file))
+  // The build's cache run (scripts/code-cache.mjs): keep what this run compiled.
+  const cacheOut = process.env.KUBE_NODE_WRITE_CODE_CACHE
+  if (cacheOut) process.once('exit', () => writeFileSync(cacheOut, script.createCachedData()))
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
+  module.loaded = true
+  return module.exports
+}
+
+const {main} = load(join(root, 'dist/kube-node.cjs'))
+// main() reports its own errors through oclif; this is for a bundle that cannot start at all.
+main(args, root).catch((error) => {
+  process.stderr.write(`kube-node: ${error instanceof Error ? error.message : String(error)}\n`)
+  process.exitCode = 1
+})

@@ -1,54 +1,70 @@
-// Build step after tsc: bundles the CLI (src/cli/main.ts, the oclif runtime, and every command)
-// into dist/main.js, dist/commands/** and shared chunks in dist/chunks/, replacing tsc's output for
-// those entry files. A command's start then reads a handful of files instead of hundreds of
-// modules, and loads only the chunks it uses (oclif still imports one command file per run, from
-// oclif.manifest.json). The rest of dist/ (tsc's per-module output) stays for tests and benchmarks.
-import {readdirSync, rmSync, statSync} from 'node:fs'
-import {dirname, join, relative, resolve} from 'node:path'
+// Build step after tsc and the oclif manifest: bundles the CLI (src/entry/main.ts, the oclif
+// runtime, every command and every dependency) into one CommonJS file, dist/kube-node.cjs, so a
+// start reads one file and V8 can keep one code cache for it (scripts/code-cache.mjs). The rest of
+// dist/ (tsc's per-module output) stays for tests, benchmarks and the manifest.
+import {readFileSync, rmSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {build} from 'esbuild'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const require = createRequire(import.meta.url)
 
-function* walk(dir) {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name)
-    if (statSync(p).isDirectory()) yield* walk(p)
-    else if (p.endsWith('.ts')) yield p
-  }
+// package.json as oclif needs it at run time. The completion commands are bundled below, so the
+// plugin that carries them is not loaded as a plugin.
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+const {plugins: _plugins, ...oclif} = pkg.oclif
+const pjson = {name: pkg.name, version: pkg.version, description: pkg.description, license: pkg.license, bin: pkg.bin, engines: pkg.engines, oclif}
+const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
+// @oclif/plugin-autocomplete exports only its index; its commands are reached by file.
+const autocomplete = join(dirname(require.resolve('@oclif/plugin-autocomplete')), 'commands/autocomplete')
+const virtual = `
+export const PJSON = ${JSON.stringify(pjson)}
+export const MANIFEST = ${JSON.stringify(manifest)}
+export const AUTOCOMPLETE = {
+  autocomplete: () => import(${JSON.stringify(join(autocomplete, 'index.js'))}).then((m) => m.default),
+  'autocomplete:create': () => import(${JSON.stringify(join(autocomplete, 'create.js'))}).then((m) => m.default),
+  'autocomplete:script': () => import(${JSON.stringify(join(autocomplete, 'script.js'))}).then((m) => m.default),
+}
+`
+const bundleModule = {
+  name: 'kube-node-bundle',
+  setup(b) {
+    b.onResolve({filter: /^kube-node:bundle$/}, () => ({path: 'kube-node:bundle', namespace: 'kube-node'}))
+    b.onLoad({filter: /.*/, namespace: 'kube-node'}, () => ({contents: virtual, loader: 'js', resolveDir: root}))
+  },
 }
 
-const entryPoints = {main: join(root, 'src/cli/main.ts')}
-for (const file of walk(join(root, 'src/commands'))) entryPoints[relative(join(root, 'src'), file).replace(/\.ts$/, '')] = file
-
-// Chunk names carry a content hash: old ones would pile up.
-rmSync(join(root, 'dist/chunks'), {recursive: true, force: true})
+// Outputs of earlier layouts of this step.
+for (const old of ['dist/chunks', 'dist/main.js']) rmSync(join(root, old), {recursive: true, force: true})
 const result = await build({
-  entryPoints,
+  entryPoints: {'kube-node': join(root, 'src/entry/main.ts')},
   outdir: join(root, 'dist'),
+  outExtension: {'.js': '.cjs'},
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  chunkNames: 'chunks/[name]-[hash]',
   // Class names are read at run time (error kinds, oclif's ExitError).
   keepNames: true,
-  // Less to parse at every start: V8 pre-parses every byte of a module it loads.
+  // Less to read and hash at every start.
   minify: true,
   legalComments: 'none',
-  // CommonJS dependencies (oclif, grpc-js) call require() for Node's own modules.
-  banner: {js: "import {createRequire as __kubeNodeRequire} from 'node:module';const require=__kubeNodeRequire(import.meta.url);"},
   // Only oclif's development mode (TypeScript sources) loads these; a build never needs them.
   external: ['typescript', 'ts-node', 'tsx'],
+  plugins: [bundleModule],
+  // oclif checks at import that Node satisfies its own package.json's engines, reading that file
+  // and loading semver at every start; npm checks kube-node's engines when it installs.
+  define: {'process.env.OCLIF_DISABLE_ENGINE_WARNING': '"1"'},
   metafile: true,
   logLevel: 'warning',
 })
-const outputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'))
 if (process.argv.includes('--sizes')) {
   for (const [file, out] of Object.entries(result.metafile.outputs)) {
-    const top = Object.entries(out.inputs).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput).slice(0, 8)
+    const top = Object.entries(out.inputs).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput).slice(0, 12)
     console.log(file, out.bytes, top.map(([i, v]) => `${i}:${v.bytesInOutput}`).join(' '))
   }
 }
-console.log(`bundle: ${outputs.length} files (${Object.keys(entryPoints).length} entries) in dist/`)
+const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0)
+console.log(`bundle: dist/kube-node.cjs (${(bytes / 1024).toFixed(0)} KiB)`)

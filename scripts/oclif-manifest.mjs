@@ -1,6 +1,7 @@
-// Build step: writes oclif.manifest.json (what `oclif manifest` makes) so that a command's start
-// loads only that command's module, not every command to list them. Delete it in development if
-// commands change without a build; `npm run build` rewrites it.
+// Build step after tsc: writes oclif.manifest.json (what `oclif manifest` makes): every command's
+// flags, args and help, read from tsc's output. The bundle (scripts/bundle.mjs) carries it, and the
+// completion commands of @oclif/plugin-autocomplete with it, since the bundle serves them itself.
+// Delete it in development if commands change without a build; `npm run build` rewrites it.
 import {rmSync, writeFileSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -9,8 +10,19 @@ import {Config} from '@oclif/core'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const out = join(root, 'oclif.manifest.json')
 rmSync(out, {force: true})
+// oclif only warns about a command it cannot load and leaves it out; a build must fail instead.
+const warnings = []
+process.on('warning', (w) => warnings.push(w))
 const config = await Config.load({root, ignoreManifest: true})
+await new Promise((done) => setImmediate(done))
+if (warnings.length > 0) throw new Error(`oclif-manifest: ${warnings.map((w) => w.detail ?? w.message).join('\n')}`)
 const plugin = config.plugins.get(config.pjson.name)
 if (!plugin) throw new Error('root plugin not found')
-writeFileSync(out, JSON.stringify(plugin.manifest, null, 2) + '\n')
-console.log(`oclif.manifest.json: ${Object.keys(plugin.manifest.commands).length} commands`)
+const completion = config.plugins.get('@oclif/plugin-autocomplete')
+if (!completion) throw new Error('@oclif/plugin-autocomplete not found')
+const commands = {...plugin.manifest.commands}
+for (const [id, command] of Object.entries(completion.manifest.commands)) {
+  commands[id] = {...command, pluginName: plugin.name, pluginAlias: plugin.name, pluginType: 'core'}
+}
+writeFileSync(out, JSON.stringify({...plugin.manifest, commands}, null, 2) + '\n')
+console.log(`oclif.manifest.json: ${Object.keys(commands).length} commands`)

@@ -2,7 +2,7 @@
 // must be exactly oclif's own help, for kube-node and every command; `--validate` works on every
 // command that reads manifests. Needs the build, not the runtime.
 import {spawnSync} from 'node:child_process'
-import {readFileSync, writeFileSync} from 'node:fs'
+import {cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {ROOT, makeDirs} from './support.js'
@@ -51,5 +51,39 @@ describe('the built CLI entry', () => {
     expect([ignore.status, ignore.stderr]).toEqual([0, ''])
     const bad = cli(['validate', '-f', file, '--validate', 'lenient'])
     expect(bad.status).toBe(2)
+  })
+
+  describe('the bundle stands alone', () => {
+    // bin/ and the bundle copied with no node_modules, package.json or manifest beside them.
+    const alone = join(dirs.work, 'alone')
+    mkdirSync(join(alone, 'dist'), {recursive: true})
+    cpSync(join(ROOT, 'bin'), join(alone, 'bin'), {recursive: true})
+    cpSync(join(ROOT, 'dist/kube-node.cjs'), join(alone, 'dist/kube-node.cjs'))
+    const aloneCli = (args: string[]) => spawnSync(process.execPath, [join(alone, 'bin/run.js'), ...args], {encoding: 'utf8', cwd: alone, env: {...process.env, NO_COLOR: '1', OCLIF_COLUMNS: '80', KUBE_NODE_NO_HELP_CACHE: '1'}})
+
+    it('runs every command and its help from the one file, without its code cache', () => {
+      for (const id of commands) {
+        const r = aloneCli([...id.split(':'), '--help'])
+        expect(r.stderr).toBe('')
+        expect(r.stdout).toBe(cli([...id.split(':'), '--help'], {KUBE_NODE_NO_HELP_CACHE: '1'}).stdout)
+      }
+      const r = aloneCli(['validate', '-f', join(ROOT, 'manifests/hello.yaml')])
+      expect(r.status).toBe(0)
+      expect(r.stdout).toContain('hello')
+    })
+
+    it('a code cache that is not V8\'s (corrupt, or from another Node) is ignored', () => {
+      writeFileSync(join(alone, 'dist/kube-node.cjs.cache'), Buffer.alloc(4096, 7))
+      const r = aloneCli(['validate', '-f', join(ROOT, 'manifests/hello.yaml')])
+      expect(r.stderr).toBe('')
+      expect(r.status).toBe(0)
+      expect(aloneCli(['nonexistent']).status).toBe(2)
+    })
+
+    it('prints shell completion from the bundle', () => {
+      const r = aloneCli(['autocomplete', 'script', 'bash'])
+      expect(r.status).toBe(0)
+      expect(r.stdout).toContain('kube-node')
+    })
   })
 })

@@ -10,8 +10,8 @@ const root = fileURLToPath(new URL('../../../../', import.meta.url))
 const reference = loadSync(`${root}proto/api.proto`, {...PROTO_LOADER_OPTIONS})
 
 describe('loadCriProto', () => {
-  it('uses the descriptor generated from proto/api.proto as it is now', () => {
-    const check = spawnSync(process.execPath, ['scripts/proto-json.mjs', '--check'], {cwd: root, encoding: 'utf8'})
+  it('uses the codecs generated from proto/api.proto as it is now', () => {
+    const check = spawnSync(process.execPath, ['scripts/proto-codecs.mjs', '--check'], {cwd: root, encoding: 'utf8'})
     expect(check.stderr).toBe('')
     expect(check.status).toBe(0)
   })

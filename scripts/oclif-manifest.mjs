@@ -5,7 +5,8 @@
 import {rmSync, writeFileSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {Config} from '@oclif/core'
+import {createRequire} from 'node:module'
+import {Config, Plugin} from '@oclif/core'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const out = join(root, 'oclif.manifest.json')
@@ -18,8 +19,10 @@ await new Promise((done) => setImmediate(done))
 if (warnings.length > 0) throw new Error(`oclif-manifest: ${warnings.map((w) => w.detail ?? w.message).join('\n')}`)
 const plugin = config.plugins.get(config.pjson.name)
 if (!plugin) throw new Error('root plugin not found')
-const completion = config.plugins.get('@oclif/plugin-autocomplete')
-if (!completion) throw new Error('@oclif/plugin-autocomplete not found')
+// Bundled, not installed as a plugin: its manifest is read from the package itself.
+const completionRoot = dirname(dirname(createRequire(import.meta.url).resolve('@oclif/plugin-autocomplete')))
+const completion = new Plugin({root: completionRoot, name: '@oclif/plugin-autocomplete', type: 'core'})
+await completion.load()
 const commands = {...plugin.manifest.commands}
 for (const [id, command] of Object.entries(completion.manifest.commands)) {
   commands[id] = {...command, pluginName: plugin.name, pluginAlias: plugin.name, pluginType: 'core'}

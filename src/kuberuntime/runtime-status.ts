@@ -1,6 +1,7 @@
 // Rebuilds kube-node's pods from CRI list results (the kubelet's GetPods/GetPodStatus grouping by
 // the io.kubernetes.pod.uid label). Pure: the caller does the CRI calls and passes the results.
 import type {Container, ContainerState, ContainerStatus, PodSandbox} from '../cri/api.js'
+import {byCodeUnit} from '../util/compare.js'
 import {
   CONTAINER_HASH_ANNOTATION,
   CONTAINER_NAME_LABEL,
@@ -151,5 +152,5 @@ export function buildRuntimePods(input: RuntimeListing): RuntimePod[] {
     p.sandboxes.sort(newestFirst)
     p.containers.sort(newestFirst)
   }
-  return out.sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name) || a.uid.localeCompare(b.uid))
+  return out.sort((a, b) => byCodeUnit(a.namespace, b.namespace) || byCodeUnit(a.name, b.name) || byCodeUnit(a.uid, b.uid))
 }

@@ -15,7 +15,7 @@ export interface PodDescription {
 }
 
 export async function describePod(node: KubeNode, name: string): Promise<PodDescription> {
-  const managed = (await listManagedPods(node)).find((p) => matchesName(p, name))
+  const managed = (await listManagedPods(node, {name})).find((p) => matchesName(p, name))
   if (!managed) throw new NotFoundError(`pod "${name}" not found`)
   const events = await listEvents(node, managed.observed.name)
   return {pod: podView(node, managed), events, nodeName: node.config.nodeName, hostIP: node.sync.deps.hostIP ?? ''}

@@ -34,7 +34,7 @@ export async function listEvents(node: KubeNode, podName?: string): Promise<Even
   const {fs, config} = node
   let docs: PodEvents[]
   if (podName !== undefined) {
-    const pod = (await listManagedPods(node)).find((p) => matchesName(p, podName))
+    const pod = (await listManagedPods(node, {name: podName})).find((p) => matchesName(p, podName))
     if (!pod) throw new NotFoundError(`pod "${podName}" not found`)
     const doc = await readPodEvents(fs, config.rootDir, pod.observed.uid)
     docs = doc ? [doc] : []

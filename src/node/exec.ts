@@ -13,7 +13,7 @@ export interface ExecRequest {
 
 export async function execInContainer(node: KubeNode, req: ExecRequest): Promise<ExecSyncResult> {
   if (req.command.length === 0) throw new InvalidInputError('exec needs a command after --, e.g. kube-node exec web -- ls /')
-  const pod = (await listManagedPods(node)).find((p) => matchesName(p, req.pod))
+  const pod = (await listManagedPods(node, {name: req.pod})).find((p) => matchesName(p, req.pod))
   if (!pod) throw new NotFoundError(`pod "${req.pod}" not found`)
   const specNames = pod.sp.pod.spec.containers.map((c) => c.name)
   const name = req.container ?? specNames[0]

@@ -11,6 +11,7 @@ import {manifestHashOf} from '../store/status-store.js'
 import {listManagedPods, matchesName, type ManagedPod} from './pods.js'
 import {writerRunning} from './process-identity.js'
 import {NotFoundError} from '../util/errors.js'
+import {byCodeUnit} from '../util/compare.js'
 
 /** Where a pod's status came from: `recorded` (by its manager) or `runtime` (the runtime alone). */
 export const STATUS_SOURCE_ANNOTATION = 'kube-node.io/status-source'
@@ -34,12 +35,12 @@ export function podView(node: KubeNode, p: ManagedPod): Pod {
 }
 
 export async function getPods(node: KubeNode, name?: string): Promise<PodList> {
-  let pods = await listManagedPods(node)
+  let pods = await listManagedPods(node, {name, unlessRecorded: true})
   if (name) {
     pods = pods.filter((p) => matchesName(p, name))
     if (pods.length === 0) throw new NotFoundError(`pod "${name}" not found`)
   }
-  const items = pods.map((p) => podView(node, p)).sort((a, b) => `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`))
+  const items = pods.map((p) => podView(node, p)).sort((a, b) => byCodeUnit(`${a.metadata?.namespace}/${a.metadata?.name}`, `${b.metadata?.namespace}/${b.metadata?.name}`))
   return toPodList(items)
 }
 

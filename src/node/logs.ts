@@ -12,7 +12,7 @@ export interface LogsRequest extends LogOptions {
 }
 
 export async function containerLog(node: KubeNode, req: LogsRequest, write: (line: string) => void): Promise<void> {
-  const pod = (await listManagedPods(node)).find((p) => matchesName(p, req.pod))
+  const pod = (await listManagedPods(node, {name: req.pod})).find((p) => matchesName(p, req.pod))
   if (!pod) throw new NotFoundError(`pod "${req.pod}" not found`)
   const names = [...new Set(pod.observed.containers.map((c) => c.name))]
   const specNames = pod.sp.pod.spec.containers.map((c) => c.name)

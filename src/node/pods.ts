@@ -5,7 +5,8 @@ import type {RuntimePod} from '../kuberuntime/model.js'
 import {CONFIG_HASH_ANNOTATION} from '../kuberuntime/labels.js'
 import {loadPod} from './pod-store.js'
 import type {StatusRecord} from '../api/status-record.js'
-import {readAllStatusRecords} from '../store/status-store.js'
+import {manifestHashOf, readAllStatusRecords} from '../store/status-store.js'
+import {recordDescribesRuntime} from '../status/merge.js'
 import type {KubeNode} from './create-node.js'
 
 export interface ManagedPod {
@@ -57,24 +58,47 @@ function nothingRuns(sp: StaticPod): RuntimePod {
   return {uid, name, namespace, manifestName: sp.manifestName, sandboxes: [], containers: []}
 }
 
+/** Which pods a reader needs in full detail (container statuses, sandbox IPs, termination messages). */
+export interface DetailOptions {
+  /** Only the pod of this name (see matchesName); the others are as the runtime lists them. */
+  name?: string | undefined
+  /**
+   * Not the pods whose record still describes the runtime (status/merge.ts): a reader that shows
+   * the merged status shows the record for them, so the runtime's details would go unused.
+   */
+  unlessRecorded?: boolean | undefined
+}
+
 /**
  * This node's pods: those the runtime has, and those only a status record knows (refused by
- * admission, or failed before their sandbox), each with its last record.
+ * admission, or failed before their sandbox), each with its last record. With `only`, the pods it
+ * leaves out are as the runtime lists them, which saves two runtime calls per pod.
  */
-export async function listManagedPods(node: KubeNode): Promise<ManagedPod[]> {
+export async function listManagedPods(node: KubeNode, only?: DetailOptions): Promise<ManagedPod[]> {
   const {rootDir, nodeName} = node.config
-  const [observed, records] = await Promise.all([node.cache.refresh(), readAllStatusRecords(node.fs, rootDir)])
-  const byUid = new Map(records.map((r) => [r.uid, r]))
-  const inRuntime = await Promise.all(observed.map(async (rp) => ({observed: rp, sp: (await loadPod(rootDir, rp.uid)) ?? podFromRuntime(rp), record: byUid.get(rp.uid)})))
-  const seen = new Set(observed.map((p) => p.uid))
-  const recordOnly = await Promise.all(
-    records
-      .filter((r) => !seen.has(r.uid) && r.name.endsWith(`-${nodeName}`))
-      .map(async (record) => {
-        const sp = (await loadPod(rootDir, record.uid)) ?? podFromRecord(record)
-        return {observed: nothingRuns(sp), sp, record}
-      }),
+  const stored = readAllStatusRecords(node.fs, rootDir).then(
+    async (records) => new Map(await Promise.all(records.map(async (record) => [record.uid, {record, sp: await loadPod(rootDir, record.uid)}] as const))),
   )
+  const detailsFor = async (listed: RuntimePod): Promise<boolean> => {
+    if (only?.name !== undefined && listed.name !== only.name && listed.manifestName !== only.name) return false
+    if (!only?.unlessRecorded) return true
+    const s = (await stored).get(listed.uid)
+    return !(s?.sp && recordDescribesRuntime(s.record, listed, manifestHashOf(s.sp)))
+  }
+  const [observed, byUid] = await Promise.all([only ? node.cache.readSome(detailsFor) : node.cache.refresh(), stored])
+  const inRuntime = await Promise.all(
+    observed.map(async (rp) => {
+      const s = byUid.get(rp.uid)
+      return {observed: rp, sp: s?.sp ?? (await loadPod(rootDir, rp.uid)) ?? podFromRuntime(rp), record: s?.record}
+    }),
+  )
+  const seen = new Set(observed.map((p) => p.uid))
+  const recordOnly = [...byUid.values()]
+    .filter(({record}) => !seen.has(record.uid) && record.name.endsWith(`-${nodeName}`))
+    .map(({record, sp}) => {
+      const spec = sp ?? podFromRecord(record)
+      return {observed: nothingRuns(spec), sp: spec, record}
+    })
   return [...inRuntime, ...recordOnly]
 }
 

@@ -30,21 +30,33 @@ export class RuntimeInspector {
     this.selector = managedSelector(nodeName)
   }
 
-  /** Rejects when the runtime cannot be listed; the caches then keep what they knew. */
-  async read(): Promise<RuntimePod[]> {
+  /**
+   * Rejects when the runtime cannot be listed; the caches then keep what they knew. With
+   * `detailsFor`, a pod it declines (judged on the listing alone) is returned as listed: no
+   * container status, sandbox IP or termination message is asked for it.
+   */
+  async read(detailsFor?: (listed: RuntimePod) => boolean | Promise<boolean>): Promise<RuntimePod[]> {
     const [sandboxes, containers] = await Promise.all([
       this.runtime.listPodSandbox({labelSelector: this.selector}),
       this.runtime.listContainers({labelSelector: this.selector}),
     ])
+    const declined = new Set<string>()
+    if (detailsFor) {
+      const listed = buildRuntimePods({sandboxes, containers, statuses: this.statuses, sandboxIps: this.sandboxIps})
+      const wanted = await Promise.all(listed.map((p) => detailsFor(p)))
+      listed.forEach((p, i) => wanted[i] || declined.add(p.uid))
+    }
+    const uidOfSandbox = new Map(sandboxes.map((s) => [s.id, s.labels[POD_UID_LABEL] ?? '']))
+    const detailed = (sandboxId: string): boolean => !declined.has(uidOfSandbox.get(sandboxId) ?? '')
     await Promise.all([
-      ...containers.filter((c) => this.needsStatus(c)).map((c) => this.fetchStatus(c.id)),
-      ...sandboxes.filter((s) => this.needsIp(s)).map((s) => this.fetchIp(s.id)),
+      ...containers.filter((c) => detailed(c.podSandboxId) && this.needsStatus(c)).map((c) => this.fetchStatus(c.id)),
+      ...sandboxes.filter((s) => detailed(s.id) && this.needsIp(s)).map((s) => this.fetchIp(s.id)),
     ])
     this.forgetAllBut(sandboxes, containers)
     this.lastSandboxes = sandboxes
     this.lastContainers = containers
     const pods = buildRuntimePods({sandboxes, containers, statuses: this.statuses, sandboxIps: this.sandboxIps})
-    return Promise.all(pods.map((p) => this.withMessages(p)))
+    return Promise.all(pods.map((p) => (declined.has(p.uid) ? p : this.withMessages(p))))
   }
 
   /** Sandbox and container ids of the last full listing → their pod's UID. */

@@ -111,6 +111,16 @@ export class RuntimeCache {
   }
 
   /**
+   * A read for a reader that shows pods and exits (`get`, `logs`, `describe`): the pods that
+   * `detailsFor` declines, judged on the listing, are returned as listed, without asking the
+   * runtime for their containers' status or their sandbox's IP. Not kept as the cache's view,
+   * which is always a full read.
+   */
+  readSome(detailsFor: (listed: RuntimePod) => boolean | Promise<boolean>): Promise<RuntimePod[]> {
+    return this.inspector.read(detailsFor)
+  }
+
+  /**
    * The runtime port with every change recorded, for the code that changes pods: a pod changed
    * only by its own creations is then read back alone (one ContainerStatus per new container)
    * instead of by a relist of every pod.

@@ -5,7 +5,7 @@ const UNITS: Record<string, number> = {ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s
 export function parseDuration(text: string): number | undefined {
   const t = text.trim()
   if (/^\d+(\.\d+)?$/.test(t)) return Number(t) * 1000
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy
+  const re = /(\d+(?:\.\d+)?)(ns|us|\u00b5s|ms|s|m|h)/gy
   let total = 0
   let matched = 0
   for (let m = re.exec(t); m; m = re.exec(t)) {

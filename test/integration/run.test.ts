@@ -10,6 +10,7 @@ import {createNode, type KubeNode} from '../../src/node/create-node.js'
 import {runPods} from '../../src/node/run.js'
 import {planPods} from '../../src/node/plan.js'
 import {getPods} from '../../src/node/get.js'
+import {listManagedPods, matchesName} from '../../src/node/pods.js'
 import {downPods} from '../../src/node/down.js'
 import {silentLogger} from '../../src/util/logger.js'
 import {InvalidInputError} from '../../src/util/errors.js'
@@ -217,6 +218,44 @@ describe('run over the fake CRI', () => {
     expect(fake.sandboxes.size).toBe(0)
     expect(existsSync(join(work, 'root', 'pods', res!.sp.pod.metadata.uid))).toBe(false)
     expect((await getPods(node)).items).toEqual([])
+  })
+
+  it('get in a new process lists the runtime twice and asks nothing more while the records describe it', async () => {
+    const files = ['a', 'b', 'c'].map((n) => write(`${n}.yaml`, pod(n)))
+    const results = await runPods(node, files, {wait: 'running', timeoutMs: 60_000})
+    // Another process: the same root directory, nothing cached.
+    const reader = await createNode(node.config, silentLogger, {runtime: fake, clock})
+    fake.calls.length = 0
+    const list = await getPods(reader)
+    expect(fake.callNames().sort()).toEqual(['ListContainers', 'ListPodSandbox'])
+    expect(list.items.map((p) => [p.metadata?.name, p.status?.phase, p.metadata?.annotations?.['kube-node.io/status-source']])).toEqual([
+      ['a-node1', 'Running', 'recorded'],
+      ['b-node1', 'Running', 'recorded'],
+      ['c-node1', 'Running', 'recorded'],
+    ])
+    expect(list.items[0]!.status?.containerStatuses?.[0]?.state?.running?.startedAt).toBeDefined()
+    // A container that died after its record: that pod alone is read in full, from the runtime.
+    const b = results.find((r) => r.sp.manifestName === 'b')!
+    const [died] = [...fake.containers.values()].filter((c) => c.status.labels['io.kubernetes.pod.uid'] === b.sp.pod.metadata.uid)
+    fake.exitContainer(died!.status.id, 3)
+    fake.calls.length = 0
+    const after = await getPods(await createNode(node.config, silentLogger, {runtime: fake, clock}))
+    expect(fake.callsOf('ContainerStatus').map((c) => c.args[0])).toEqual([died!.status.id])
+    const shown = after.items.find((p) => p.metadata?.name === 'b-node1')!
+    expect(shown.metadata?.annotations?.['kube-node.io/status-source']).toBe('runtime')
+    expect(shown.status?.containerStatuses?.[0]?.state?.terminated?.exitCode).toBe(3)
+  })
+
+  it('a reader of one pod (logs, exec, describe) asks the runtime the status of that pod alone', async () => {
+    const results = await runPods(node, ['a', 'b'].map((n) => write(`${n}.yaml`, pod(n))), {wait: 'running', timeoutMs: 60_000})
+    const reader = await createNode(node.config, silentLogger, {runtime: fake, clock})
+    fake.calls.length = 0
+    const pods = await listManagedPods(reader, {name: 'b'})
+    const b = pods.find((p) => matchesName(p, 'b'))!
+    expect(b.observed.containers[0]!.logPath).not.toBe('')
+    const ofB = [...fake.containers.values()].filter((c) => c.status.labels['io.kubernetes.pod.uid'] === results[1]!.sp.pod.metadata.uid).map((c) => c.status.id)
+    expect(fake.callsOf('ContainerStatus').map((c) => c.args[0])).toEqual(ofB)
+    expect(fake.callsOf('PodSandboxStatus')).toHaveLength(1)
   })
 
   it('never touches a sandbox that kube-node did not create', async () => {

@@ -2,6 +2,7 @@
 // ready, restarts, probes, mounts, environment names), conditions, volumes, QoS, and Events at the
 // bottom. Everything that came from a manifest, a container or the runtime is escaped.
 import type {Container, ContainerState, ContainerStatus, Event, Pod, Probe, Volume} from '../../api/types.js'
+import {byCodeUnit} from '../../util/compare.js'
 import type {PodDescription} from '../../node/describe.js'
 import {escapeControls} from '../../util/terminal-text.js'
 import {age, podStatusText} from './pod-row.js'
@@ -27,7 +28,7 @@ class Writer {
 }
 
 function mapLines(w: Writer, key: string, map: Record<string, string> | undefined, sep: string): void {
-  const entries = Object.entries(map ?? {}).sort(([a], [b]) => a.localeCompare(b))
+  const entries = Object.entries(map ?? {}).sort(([a], [b]) => byCodeUnit(a, b))
   if (entries.length === 0) return w.field(0, key, '<none>')
   entries.forEach(([k, v], i) => (i === 0 ? w.field(0, key, `${k}${sep}${v}`) : w.line(18, `${k}${sep}${v}`)))
 }

@@ -95,6 +95,10 @@ export function createGrpcRuntime(opts: GrpcRuntimeOptions): Runtime {
   const runtimeChannel = new Channel(runtimeEp.target, creds, channelOptions)
   const imageChannel =
     imageEp.target === runtimeEp.target ? runtimeChannel : new Channel(imageEp.target, creds, channelOptions)
+  // Connect now, not at the first call: the handshake then overlaps what the command does before
+  // it (reading manifests), which a short command would otherwise wait for. Connecting changes
+  // nothing in the runtime.
+  for (const channel of new Set([runtimeChannel, imageChannel])) channel.getConnectivityState(true)
   const rt: RuntimeServiceClient = new proto.RuntimeService(runtimeEp.target, creds, {channelOverride: runtimeChannel})
   const im: ImageServiceClient = new proto.ImageService(imageEp.target, creds, {channelOverride: imageChannel})
 

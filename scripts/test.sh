@@ -34,6 +34,16 @@ e2e_rc=0
 if [ "$(id -u)" = 0 ] && [ "${KUBE_NODE_SKIP_E2E:-}" != 1 ]; then
   bash scripts/runtime.sh up
   eval "$(bash scripts/runtime.sh env)"
+  # The packaging tests (test/e2e/packaging) build the .deb and check it with Debian's own tools.
+  missing=()
+  for pkg in lintian systemd dpkg-dev binutils; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || missing+=("$pkg")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "== packaging tools: ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
   echo "== end-to-end tests"
   npx vitest run --config vitest.e2e.config.ts --reporter=default --reporter=json --outputFile="$report_dir/e2e.json" || e2e_rc=$?
   echo "== adversarial tests"

@@ -1,0 +1,40 @@
+// The single executable's main script (scripts/sea.mjs builds it into dist/kube-node-<platform>-<arch>).
+// It does what bin/run.js does, but the bundle, its V8 code cache and the rendered help are assets
+// inside the executable rather than files in dist/, and kube-node's root is the executable's
+// directory. Keep the two in step: test/e2e/packaging/sea.test.ts compares their output.
+// Node hands this script a require() that loads built-in modules only; the bundle gets a real one.
+'use strict'
+const {Module, createRequire} = require('node:module')
+const {dirname, join} = require('node:path')
+const sea = require('node:sea')
+const vm = require('node:vm')
+
+const root = dirname(process.execPath)
+const args = process.argv.slice(2)
+const last = args.at(-1)
+const words = args.slice(0, -1)
+if ((last === '--help' || last === '-h') && words.every((w) => /^[a-z][a-z-]*$/.test(w)) && !process.env.KUBE_NODE_NO_HELP_CACHE) {
+  const pages = JSON.parse(sea.getAsset('help.json', 'utf8'))
+  const id = words.join(':') || '_root'
+  if (Object.hasOwn(pages, id)) {
+    process.stdout.write(pages[id].replaceAll('{{runtime}}', `${process.platform}-${process.arch} node-${process.version}`))
+    process.exit(0)
+  }
+}
+
+// Not a file on disk: it names the bundle in stack traces and anchors its require() as
+// dist/kube-node.cjs anchors bin/run.js's.
+const file = join(root, 'kube-node.cjs')
+// The code cache was made by the Node this executable was copied from, so V8 accepts it.
+const script = new vm.Script(Module.wrap(sea.getAsset('kube-node.cjs', 'utf8')), {filename: file, cachedData: Buffer.from(sea.getAsset('kube-node.cjs.cache'))})
+const bundle = new Module(file)
+bundle.filename = file
+bundle.paths = Module._nodeModulePaths(root)
+script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, root)
+bundle.loaded = true
+
+// main() reports its own errors through oclif; this is for a bundle that cannot start at all.
+bundle.exports.main(args, root).catch((error) => {
+  process.stderr.write(`kube-node: ${error instanceof Error ? error.message : String(error)}\n`)
+  process.exitCode = 1
+})

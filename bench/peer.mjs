@@ -2,7 +2,8 @@
 // Benchmark: kube-node beside its peer, podman. For N one-container pods, interleaved within each
 // repetition: the raw-CRI floor, kube-node in-process, the whole `kube-node run` command and
 // `podman kube play` of the same N pods (then `podman kube down`, untimed for the table); plus the
-// start cost of `kube-node --help`, `version` and `get pods` (50 pods present) against `node -e 0`.
+// start cost of `kube-node --help`, `version` and `get pods` (50 pods present) against `node -e 0`,
+// and of the single executable (npm run build:sea) when it is built.
 // Prints medians and ratios; asserts nothing.
 //
 //   npm run build && node bench/peer.mjs [--sizes 1,10,50] [--reps 3] [--start-reps 10] [--json]
@@ -12,6 +13,7 @@
 // podman runs with a private store, into which the same busybox and pause images are pulled once,
 // untimed. No timed path pulls an image.
 import {cpus, loadavg} from 'node:os'
+import {existsSync} from 'node:fs'
 import {writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {parseArgs} from 'node:util'
@@ -69,6 +71,7 @@ try {
 // two kube-node columns differ by the process only.
 const P = flags.parallelism ? ints(flags.parallelism)[0] : (h.cliParallelism ?? 8)
 const BIN = join(h.root, 'bin', 'run.js')
+const SEA = join(h.root, 'dist', `kube-node-${process.platform}-${process.arch}`)
 
 let pm
 let podmanVersion = '?'
@@ -123,10 +126,18 @@ async function startCost() {
       {name: 'kube-node --help', argv: [BIN, '--help']},
       {name: 'kube-node version', argv: [BIN, 'version', '--runtime-endpoint', h.endpoint]},
       {name: 'kube-node get pods', podsPresent: GET_PODS, argv: [BIN, 'get', 'pods', ...h.cliFlags(node)]},
-    ].map((r) => ({...r, samples: []}))
+    ]
+    // The single executable (npm run build:sea), when built: the same commands without `node`.
+    if (existsSync(SEA)) {
+      rows.push(
+        {name: 'single executable --help', exe: SEA, argv: ['--help']},
+        {name: 'single executable version', exe: SEA, argv: ['version', '--runtime-endpoint', h.endpoint]},
+      )
+    } else log(`no single executable at ${SEA} (npm run build:sea): its start cost is not measured`)
+    for (const row of rows) row.samples = []
     for (let rep = 0; rep <= START_REPS; rep++) {
       for (const r of rows) {
-        const res = await timeProcess(process.execPath, r.argv)
+        const res = await timeProcess(r.exe ?? process.execPath, r.argv)
         if (res.code !== 0) throw new Error(`${r.name} exited ${res.code}: ${tail(res.stderr)}`)
         if (rep > 0) r.samples.push(res.secs)
       }

@@ -25,6 +25,29 @@ npm run --silent cycles
 # The import rules of ARCHITECTURE.md (.dependency-cruiser.cjs): a violation names its rule.
 npm run --silent layers
 
+echo "== test tools"
+# Real tools the tests run, from Debian, installed once (as root) before any test needs them.
+if [ "$(id -u)" = 0 ]; then
+  # The packaging tests (test/e2e/packaging) build the .deb and check it with Debian's own tools;
+  # test/e2e/metrics.test.ts checks every metrics endpoint with promtool (Debian's prometheus).
+  missing=()
+  for pkg in lintian systemd dpkg-dev binutils prometheus; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || missing+=("$pkg")
+  done
+  # kubectl for test/e2e/kubectl.test.ts: the one on PATH, else Debian's kubernetes-client from
+  # bookworm main (1.20: old, but it speaks the legacy discovery and meta.k8s.io/v1 Table the
+  # read-only API serves; the integration test runs against it too). Chosen over the static binary
+  # from dl.k8s.io, which build machines cannot always reach, and apt checks its signatures itself.
+  command -v kubectl >/dev/null || missing+=(kubernetes-client)
+  # test/e2e/systemd-notify.test.ts: systemd-notify (above) sends, a python3 socket receives.
+  command -v python3 >/dev/null || missing+=(python3)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+fi
+
 echo "== unit and integration tests"
 unit_rc=0
 npx vitest run --reporter=default --reporter=json --outputFile="$report_dir/unit.json" || unit_rc=$?
@@ -34,16 +57,6 @@ e2e_rc=0
 if [ "$(id -u)" = 0 ] && [ "${KUBE_NODE_SKIP_E2E:-}" != 1 ]; then
   bash scripts/runtime.sh up
   eval "$(bash scripts/runtime.sh env)"
-  # The packaging tests (test/e2e/packaging) build the .deb and check it with Debian's own tools.
-  missing=()
-  for pkg in lintian systemd dpkg-dev binutils; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || missing+=("$pkg")
-  done
-  if [ "${#missing[@]}" -gt 0 ]; then
-    echo "== packaging tools: ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
-  fi
   echo "== end-to-end tests"
   npx vitest run --config vitest.e2e.config.ts --reporter=default --reporter=json --outputFile="$report_dir/e2e.json" || e2e_rc=$?
   echo "== adversarial tests"

@@ -46,6 +46,8 @@ export interface StaticPod {
   source: PodSource
   /** The name written in the manifest, without the node suffix. */
   manifestName: string
+  /** Manifest names of the pods this one is created after (`kube-node.io/start-after`); absent when none. */
+  startAfter?: readonly string[]
 }
 
 export type PodOperation = 'ADD' | 'UPDATE' | 'REMOVE' | 'RECONCILE'

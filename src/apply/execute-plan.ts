@@ -28,6 +28,7 @@ import {pullImages} from './pull-images.js'
 import {createSandbox} from './create-sandbox.js'
 import {startContainer} from './start-container.js'
 import type {StepFailure} from './step-failure.js'
+import type {SyncMetrics} from './sync-metrics.js'
 
 export type {StepFailure, WaitingReason} from './step-failure.js'
 
@@ -54,6 +55,8 @@ export interface ExecutorDeps {
   savePod?: ((sp: StaticPod) => Promise<void>) | undefined
   /** Where the steps report what they did and what failed (the event store). */
   events?: EventSink | undefined
+  /** Who counts sandboxes, container starts and pulls (watch's /metrics). */
+  metrics?: SyncMetrics | undefined
 }
 
 /** What one `run` or `watch` brings to a sync: the manifests' objects and who hears each step. */
@@ -93,6 +96,8 @@ export async function executePlan(
   // Nothing is created yet (not even the pod's directory): an interrupted pull leaves nothing.
   if (signal?.aborted) return done(failures, plan.sandboxId)
   const blocked = new Set(failures.map((f) => f.container))
+  // The kubelet pulls inside its container start: a failed pull is a failed start there.
+  for (const a of plan.actions) if (a.type === 'StartContainer' && blocked.has(a.name)) deps.metrics?.containerStarted(a.containerType, 'ErrImagePull')
   const willStart = (name: string): boolean => !blocked.has(name)
 
   let sandboxId = plan.sandboxId
@@ -150,6 +155,7 @@ export async function executePlan(
         // The same pod as above with another attempt number: it builds if that one did.
         sandboxConfig = sandboxConfigFor(deps, sp, a.attempt)
         const outcome = await createSandbox(deps, sandboxConfig, observed)
+        deps.metrics?.podStarted('failure' in outcome)
         if ('failure' in outcome) {
           deps.events?.emit(podObject(sp.pod), 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${outcome.failure.message}`)
           failures.push(outcome.failure)
@@ -162,6 +168,7 @@ export async function executePlan(
       case 'StartContainer': {
         if (!willStart(a.name) || !sandboxId) break
         const outcome = await startContainer(deps, sp, a, {id: sandboxId, config: sandboxConfig, ip: sandboxIP}, inputs.objects, signal)
+        deps.metrics?.containerStarted(a.containerType, outcome.failure?.reason)
         if (outcome.failure) failures.push(outcome.failure)
         if (outcome.started) started.push(a.name)
         break

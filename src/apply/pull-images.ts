@@ -12,6 +12,7 @@ import type {Pod} from '../api/types.js'
 import {containerObject} from '../pod/event-object.js'
 import type {Clock} from '../util/clock.js'
 import {untilAborted} from '../util/abort.js'
+import type {SyncMetrics} from './sync-metrics.js'
 
 export interface PullDeps {
   images: ImageService
@@ -20,6 +21,7 @@ export interface PullDeps {
   serializePulls?: (<T>(pull: () => Promise<T>) => Promise<T>) | undefined
   events?: EventSink | undefined
   clock: Clock
+  metrics?: SyncMetrics | undefined
 }
 
 /** One ErrImagePull failure per container whose image could not be pulled (none for an interrupted pull). */
@@ -40,7 +42,9 @@ export async function pullImages(deps: PullDeps, plan: PodActions, pod: Pod, onS
       const pull = (): Promise<string> => deps.images.pullImage({image: a.image, userSpecifiedImage: a.image}, undefined, {signal})
       // Waiting in the node's pull queue ends on an abort too; the queued pull then cancels itself.
       await untilAborted(deps.serializePulls ? deps.serializePulls(pull) : pull(), signal)
-      event(a.containers, 'Normal', 'Pulled', `Successfully pulled image "${a.image}" in ${((deps.clock.now() - started) / 1000).toFixed(3)}s`)
+      const seconds = (deps.clock.now() - started) / 1000
+      event(a.containers, 'Normal', 'Pulled', `Successfully pulled image "${a.image}" in ${seconds.toFixed(3)}s`)
+      if (deps.metrics) deps.metrics.imagePulled(seconds, await pulledSize(deps.images, a.image))
     } catch (err) {
       if (signal?.aborted) {
         deps.logger.debug(2, 'Image pull interrupted', {pod: plan.name, uid, image: a.image})
@@ -55,4 +59,13 @@ export async function pullImages(deps: PullDeps, plan: PodActions, pod: Pod, onS
     }
   }
   return failures
+}
+
+/** The pulled image's size, for the metric's size label (the kubelet asks the runtime too); 0 if unknown. */
+async function pulledSize(images: ImageService, image: string): Promise<number> {
+  try {
+    return (await images.imageStatus({image, userSpecifiedImage: image}))?.size ?? 0
+  } catch {
+    return 0
+  }
 }

@@ -2,6 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
 import {watchPods} from '../node/watch.js'
 import {createMetrics} from '../node/metrics.js'
+import {createProbeMetrics} from '../node/probe-metrics.js'
 import {mergeHeaders, parseHeaderFlags} from '../sources/header.js'
 import {readHeaderFile} from '../sources/header-file.js'
 import {manifestUrlError} from '../manifest/fetch-url.js'
@@ -9,11 +10,12 @@ import {redactUrl} from '../manifest/redact-url.js'
 import {InvalidInputError} from '../util/errors.js'
 import {createNode} from '../node/create-node.js'
 import {durationFlag, validateFlag} from '../cli/flags.js'
+import {notifySettings} from '../node/systemd-notify.js'
 
 export default class Watch extends BaseCommand<typeof Watch> {
   static override summary = 'Keep static pods converged, as a daemon (the kubelet\'s static-pod path).'
   static override description =
-    'Watches a manifest directory and/or URLs; starts, updates, restarts (with back-off) and removes pods as manifests and containers change. A broken manifest keeps its last good version running. SIGINT/SIGTERM stop kube-node and leave the pods running. Serves /healthz, /pods and /metrics.'
+    'Watches a manifest directory and/or URLs; starts, updates, restarts (with back-off) and removes pods as manifests and containers change. A broken manifest keeps its last good version running. SIGINT/SIGTERM stop kube-node and leave the pods running. Serves /healthz, /pods, /metrics and, read-only, the Kubernetes API subset kubectl needs (see `kube-node kubeconfig`).'
   static override examples = [
     '<%= config.bin %> watch /etc/kubernetes/manifests',
     '<%= config.bin %> watch --manifest-url https://config.example/pods.yaml --manifest-url-header "Authorization:Bearer TOKEN"',
@@ -32,6 +34,8 @@ export default class Watch extends BaseCommand<typeof Watch> {
     address: Flags.string({summary: 'Address of the /healthz, /pods and /metrics server.', default: '127.0.0.1'}),
     port: Flags.integer({summary: 'Port of /healthz, /pods and /metrics (0 disables).', default: 10255, min: 0, max: 65535}),
     'healthz-port': Flags.integer({summary: 'Port of a /healthz-only server (0 disables).', default: 10248, min: 0, max: 65535}),
+    'allow-remote-api': Flags.boolean({summary: 'Serve the read-only Kubernetes API on a non-loopback --address too (no authentication: anyone who reaches the address reads every pod and log).'}),
+    'notify-ready': Flags.string({summary: 'With NOTIFY_SOCKET set (systemd Type=notify): send READY=1 once every pod is at its goal (all: Running and Ready, or finished) or started (started).', options: ['all', 'started'], default: 'all'}),
     validate: validateFlag(),
   }
 
@@ -56,8 +60,9 @@ export default class Watch extends BaseCommand<typeof Watch> {
       // The URL itself is not echoed: it may carry credentials.
       if (problem) throw new InvalidInputError(`--manifest-url ${redactUrl(url)} ${problem}`)
     }
-    const metrics = createMetrics()
-    const node = await createNode(this.nodeConfig(), this.logger, {criMetrics: metrics.cri})
+    const metrics = createMetrics({version: this.config.version})
+    const probeMetrics = createProbeMetrics()
+    const node = await createNode(this.nodeConfig(), this.logger, {criMetrics: metrics.cri, syncMetrics: metrics.sync, probeMetrics})
     const abort = new AbortController()
     const offSignals = this.onSignals(() => abort.abort())
     try {
@@ -71,7 +76,11 @@ export default class Watch extends BaseCommand<typeof Watch> {
         healthzPort: this.pick('healthz-port', kc.healthzPort, f['healthz-port']),
         signal: abort.signal,
         metrics,
+        probeMetrics,
         logRotation: {maxSizeBytes: kc.containerLogMaxSizeBytes, maxFiles: kc.containerLogMaxFiles},
+        version: this.config.version,
+        allowRemoteApi: f['allow-remote-api'],
+        notify: notifySettings(process.env, process.pid, f['notify-ready'] === 'started' ? 'started' : 'all'),
       })
     } finally {
       offSignals()

@@ -209,6 +209,29 @@ export interface ContainerFilter {
   labelSelector?: Labels
 }
 
+export interface ContainerStatsFilter {
+  id?: string
+  podSandboxId?: string
+  labelSelector?: Labels
+}
+
+/** A usage sample: when the runtime took it (ms since the epoch) and the value. */
+export interface UsageSample {
+  timestampMs: number
+  value: number
+}
+
+/** One container's resource usage (CRI ContainerStats); a usage the runtime did not report is absent. */
+export interface ContainerStats {
+  id: string
+  metadata: ContainerMetadata
+  labels: Labels
+  /** Cumulative CPU time of all cores since the container started, in nanoseconds. */
+  cpuUsageCoreNanoSeconds?: UsageSample
+  /** Working-set memory in bytes. */
+  memoryWorkingSetBytes?: UsageSample
+}
+
 export interface ExecSyncResult {
   stdout: Buffer
   stderr: Buffer

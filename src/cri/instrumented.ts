@@ -7,10 +7,12 @@ import {realClock, type Clock} from '../util/clock.js'
 import {errorMessage, CriError} from '../util/errors.js'
 import type {ImageService, Runtime, RuntimeService} from './port.js'
 
-/** Where per-operation observations go; a Prometheus adapter implements this later. */
+/** Where per-operation observations go (node/metrics.ts implements it with Prometheus). */
 export interface CriMetrics {
   /** `operation` is the RPC name, e.g. `RunPodSandbox`. */
   observe(operation: string, durationMs: number, error: boolean): void
+  /** RunPodSandbox once more, by runtime handler ('' for the default), as the kubelet's instrumented service records it. */
+  observeRunPodSandbox?(runtimeHandler: string, durationMs: number, error: boolean): void
 }
 
 export interface InstrumentedRuntime extends Runtime {
@@ -49,6 +51,8 @@ export function instrumentRuntime(rt: Runtime, deps: InstrumentDeps): Instrument
       const finish = (error: unknown, result?: {value: R}): void => {
         const durationMs = clock.now() - start
         deps.metrics?.observe(operation, durationMs, error !== undefined)
+        // The kubelet times sandbox creation once more, by runtime handler (its second argument).
+        if (operation === 'RunPodSandbox') deps.metrics?.observeRunPodSandbox?.(typeof args[1] === 'string' ? args[1] : '', durationMs, error !== undefined)
         if (!deps.logger.enabled(v)) return
         const fields: LogFields = {call: operation, ...describe?.(...args), durationMs}
         if (error !== undefined) {
@@ -116,6 +120,7 @@ export function instrumentRuntime(rt: Runtime, deps: InstrumentDeps): Instrument
       (res) => ({exitCode: res.exitCode}),
     ),
     reopenContainerLog: wrap('ReopenContainerLog', false, (id) => r.reopenContainerLog(id), containerId),
+    listContainerStats: wrap('ListContainerStats', false, (filter?) => r.listContainerStats(filter), undefined, (l) => ({count: l.length})),
   }
 
   const images: ImageService = {

@@ -5,6 +5,8 @@ import type {
   Container,
   ContainerConfig,
   ContainerFilter,
+  ContainerStats,
+  ContainerStatsFilter,
   ContainerStatus,
   ExecSyncResult,
   Image,
@@ -45,6 +47,8 @@ export interface RuntimeService {
   containerStatus(containerId: string): Promise<ContainerStatus>
   execSync(containerId: string, cmd: string[], timeoutSeconds: number, opts?: CriCallOptions): Promise<ExecSyncResult>
   reopenContainerLog(containerId: string): Promise<void>
+  /** CPU and memory usage of the runtime's running containers. */
+  listContainerStats(filter?: ContainerStatsFilter): Promise<ContainerStats[]>
 }
 
 export interface ImageService {

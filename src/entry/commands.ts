@@ -17,6 +17,7 @@ export const COMMANDS: Readonly<Record<string, CommandLoader>> = Object.freeze({
   events: () => load(import('../commands/events.js')),
   exec: () => load(import('../commands/exec.js')),
   'get:pods': () => load(import('../commands/get/pods.js')),
+  kubeconfig: () => load(import('../commands/kubeconfig.js')),
   logs: () => load(import('../commands/logs.js')),
   plan: () => load(import('../commands/plan.js')),
   run: () => load(import('../commands/run.js')),

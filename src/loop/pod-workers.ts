@@ -24,6 +24,8 @@ export interface PodSyncer {
   /** `signal` fires when a kill of the pod (or stop) interrupts this sync: it should end quietly. */
   sync(sp: StaticPod, reason: string, signal: AbortSignal): Promise<void>
   kill(work: Extract<PodWork, {type: 'kill'}>): Promise<void>
+  /** A sync that waited for the pod's kill starts the same UID again (kubelet_restarted_pods_total). */
+  restarted?(sp: StaticPod): void
 }
 
 interface WorkerState {
@@ -34,6 +36,8 @@ interface WorkerState {
   /** Aborts the sync in flight, if one is. */
   syncing?: AbortController | undefined
   terminating: boolean
+  /** The kill in progress came with the pod's spec (for the working-pods count). */
+  killHadSpec?: boolean | undefined
 }
 
 export class PodWorkers {
@@ -56,6 +60,7 @@ export class PodWorkers {
     }
     if (work.type === 'kill') {
       w.terminating = true
+      w.killHadSpec = work.sp !== undefined
       w.restartRequested = undefined
       w.pending = work
       w.syncing?.abort(new Error(`interrupted: ${work.reason}`))
@@ -75,6 +80,11 @@ export class PodWorkers {
 
   isTerminating(uid: string): boolean {
     return this.workers.get(uid)?.terminating ?? false
+  }
+
+  /** The pods being killed now. */
+  terminating(): {uid: string; hadSpec: boolean}[] {
+    return [...this.workers].filter(([, w]) => w.terminating).map(([uid, w]) => ({uid, hadSpec: w.killHadSpec ?? false}))
   }
 
   /** Stops taking work, interrupts the syncs in flight and waits for what is left (at most `timeoutMs`). */
@@ -121,6 +131,7 @@ export class PodWorkers {
         if (w.restartRequested) {
           w.pending = w.restartRequested
           w.restartRequested = undefined
+          this.syncer.restarted?.(w.pending.sp)
         }
       }
     }

@@ -5,7 +5,7 @@
 // periodically, since `run` keeps old sandboxes for the pod's history as `watch` does.
 import type {PodStatus, StaticPod} from '../api/types.js'
 import {evaluateGoal, type Goal} from '../decide/goal.js'
-import {syncPod, type SyncContext, type WaitingReasons} from './sync-pod.js'
+import {syncPod, type StartGateCheck, type SyncContext, type WaitingReasons} from './sync-pod.js'
 import type {StepFailure, SyncInputs} from '../apply/execute-plan.js'
 import {removeGarbage} from '../apply/collect-garbage.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
@@ -15,6 +15,8 @@ import type {NodeInfo} from '../util/node-info.js'
 import type {StatusRecorder} from '../store/status-store.js'
 import {withTransitionTimes} from '../status/transitions.js'
 import {podObject} from '../pod/event-object.js'
+import {startOrder} from './start-order.js'
+import {awaitedFromStatus, startGate, type AwaitedPod} from '../decide/start-gate.js'
 
 /** What `run` waits for (CLI.md `--wait`). */
 export type WaitFor = 'running' | 'ready' | 'none'
@@ -83,16 +85,44 @@ export async function runOnce(
       results[i] = {sp, outcome: 'failed', reason, status}
     })
   } else pods.forEach((sp, i) => toRun.push({i, sp}))
-  const queue = toRun.values()
+  const order = startAfterOrder(pods, results)
+  // Pods are taken after the pods they start after, so a worker never waits on one not yet begun.
+  const queue = startOrder(toRun).values()
   const worker = async (): Promise<void> => {
-    for (const {i, sp} of queue) results[i] = await runPod(ctx, sp, opts, inputs, onProgress, firstReadAfter)
+    for (const {i, sp} of queue) results[i] = await runPod(ctx, sp, opts, inputs, onProgress, firstReadAfter, order)
   }
   await Promise.all(Array.from({length: Math.max(1, Math.min(opts.parallelism, toRun.length))}, worker))
   return results
 }
 
-async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inputs: SyncInputs, onProgress: (e: ProgressEvent) => void, firstReadAfter: number | undefined): Promise<PodRunResult> {
+/** What the run knows of each pod that another starts after (start-after), by manifest name. */
+interface StartAfterOrder {
+  /** The pods some other pod starts after: they are awaited until Ready, whatever --wait says. */
+  awaitedNames: ReadonlySet<string>
+  states: Map<string, AwaitedPod>
+}
+
+function startAfterOrder(pods: readonly StaticPod[], results: readonly (PodRunResult | undefined)[]): StartAfterOrder {
+  const awaitedNames = new Set(pods.flatMap((sp) => sp.startAfter ?? []))
+  const states = new Map<string, AwaitedPod>()
+  pods.forEach((sp, i) => {
+    const rejected = results[i]
+    states.set(sp.manifestName, rejected ? {state: 'ended', detail: rejected.reason} : {state: 'pending', detail: 'not started yet'})
+  })
+  return {awaitedNames, states}
+}
+
+function gateOf(sp: StaticPod, order: StartAfterOrder): StartGateCheck | undefined {
+  const startAfter = sp.startAfter ?? []
+  if (startAfter.length === 0) return undefined
+  return (hasSandbox) => startGate({startAfter, hasSandbox, awaited: (n) => order.states.get(n) ?? {state: 'unknown'}})
+}
+
+async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inputs: SyncInputs, onProgress: (e: ProgressEvent) => void, firstReadAfter: number | undefined, order: StartAfterOrder): Promise<PodRunResult> {
   const name = sp.pod.metadata.name
+  const gate = gateOf(sp, order)
+  // A pod others start after has reached its goal only when Ready: they wait for that.
+  const wait: WaitFor = order.awaitedNames.has(sp.manifestName) ? 'ready' : opts.wait
   const deadline = ctx.clock.now() + opts.timeoutMs
   const pollMs = opts.pollMs ?? 200
   const waiting: WaitingReasons = new Map()
@@ -100,6 +130,8 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inp
   let lastStatus: PodStatus = {phase: 'Pending'}
   let lastReason = 'not started'
   const finish = (outcome: PodRunOutcome, reason: string): PodRunResult => {
+    const seen = awaitedFromStatus(lastStatus)
+    order.states.set(sp.manifestName, seen.state === 'ready' ? seen : {state: 'ended', detail: `${outcome}: ${reason}`})
     onProgress({pod: name, kind: 'result', outcome, text: reason})
     return {sp, outcome, reason, status: lastStatus}
   }
@@ -111,7 +143,7 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inp
       const minTime = firstReadAfter ?? ctx.clock.now() - 1
       firstReadAfter = undefined
       // The run's signal (Ctrl-C) interrupts a sync in flight: a stalled pull ends at once.
-      outcome = await syncPod(ctx, sp, waiting, {...inputs, signal: opts.signal}, minTime)
+      outcome = await syncPod(ctx, sp, waiting, {...inputs, signal: opts.signal}, minTime, gate)
     } catch (err) {
       // A runtime error (runtime restarting, deadline) is retried until the deadline.
       lastReason = errorMessage(err)
@@ -124,8 +156,17 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inp
     if (outcome.interrupted) return finish('failed', 'interrupted')
     lastStatus = withTransitionTimes(lastStatus, outcome.status, ctx.clock.now())
     opts.statusRecorder?.record(sp, lastStatus)
+    order.states.set(sp.manifestName, awaitedFromStatus(lastStatus))
+    if (outcome.held) {
+      // Not created yet: it waits for the pods it starts after, within the run's deadline.
+      if (outcome.held.final) return finish('failed', outcome.held.reason)
+      if (ctx.clock.now() >= deadline) return finish('timeout', `timed out: ${outcome.held.reason}`)
+      onProgress({pod: name, kind: 'waiting', text: outcome.held.reason})
+      await ctx.clock.sleep(Math.min(pollMs, deadline - ctx.clock.now()), opts.signal)
+      continue
+    }
     everStarted ||= allStarted(lastStatus)
-    const end = endOf(outcome.failures, evaluateGoal(sp, lastStatus, opts.wait, everStarted), deadline - ctx.clock.now())
+    const end = endOf(outcome.failures, evaluateGoal(sp, lastStatus, wait, everStarted), deadline - ctx.clock.now())
     if (end.outcome) {
       // The pod has its outcome and this run changes it no more: what the kubelet's GC would drop
       // of its history (old sandboxes, older dead containers) goes now, so nothing piles up.

@@ -26,11 +26,16 @@ import {podObject} from '../pod/event-object.js'
 import {activeDeadlineAt} from '../pod/active-deadline.js'
 import {podDataDir} from '../kuberuntime/naming.js'
 import {cleanupVolumes} from '../volumes/prepare.js'
+import {countPods, type PodCounts} from './pod-counts.js'
+import {awaitedFromStatus, startGate, type AwaitedPod} from '../decide/start-gate.js'
+import type {StartGateCheck} from './sync-pod.js'
 
 export interface SyncLoopMetrics {
   observeWorker(operation: 'create' | 'update' | 'sync' | 'kill', seconds: number): void
   observePodStart(seconds: number): void
   syncError(): void
+  /** A pod was started again under the same UID after its kill (kubelet_restarted_pods_total). */
+  podRestarted?(): void
 }
 
 export interface LifecycleEvent {
@@ -82,6 +87,8 @@ interface PodRecord {
   lastChangeAt: number
   /** The active deadline whose passing already interrupted a sync (once per deadline). */
   deadlineInterrupted?: number | undefined
+  /** Why the pod is not created yet (start-after), while it waits: logged when it changes. */
+  heldBy?: string | undefined
 }
 
 export interface SyncLoopDeps {
@@ -122,7 +129,17 @@ export class SyncLoop {
     this.limit = limiter(this.opts.parallelism)
     this.effects = deps.sync.deps
     this.cache = deps.sync.cache
-    this.workers = new PodWorkers({sync: (sp, reason, signal) => this.syncOne(sp, reason, signal), kill: (w) => this.killOne(w)}, deps.logger, deps.clock)
+    this.workers = new PodWorkers(
+      {sync: (sp, reason, signal) => this.syncOne(sp, reason, signal), kill: (w) => this.killOne(w), restarted: () => deps.metrics?.podRestarted?.()},
+      deps.logger,
+      deps.clock,
+    )
+  }
+
+  /** Desired, active and working pods now (read at each /metrics scrape). */
+  podCounts(): PodCounts {
+    const desired = [...this.pods.entries()].map(([uid, r]) => ({uid, rejected: r.rejected !== undefined, phase: r.status?.phase}))
+    return countPods(desired, this.workers.terminating())
   }
 
   start(): void {
@@ -310,6 +327,33 @@ export class SyncLoop {
     }
   }
 
+  /** The start-after gate of a pod (undefined when it names no pod): what the loop knows of each. */
+  private startGate(sp: StaticPod): StartGateCheck | undefined {
+    const startAfter = sp.startAfter ?? []
+    if (startAfter.length === 0) return undefined
+    return (hasSandbox) => startGate({startAfter, hasSandbox, awaited: (name) => this.awaited(name)})
+  }
+
+  /** In watch nothing is final: a failed or missing pod may be fixed by an edit, so it stays pending. */
+  private awaited(name: string): AwaitedPod {
+    const rec = [...this.pods.values()].find((r) => r.sp.manifestName === name)
+    if (!rec) return {state: 'unknown'}
+    if (rec.rejected) return {state: 'pending', detail: `rejected: ${rec.rejected.reason}`}
+    const seen = awaitedFromStatus(rec.status)
+    return seen.state === 'ended' ? {state: 'pending', detail: seen.detail} : seen
+  }
+
+  /**
+   * A pod turned Ready: the pods that start after it are synced now, not at their next resync;
+   * every one of them, since a sync in flight may have been held just before (a started pod's
+   * extra sync changes nothing).
+   */
+  private releaseWaitingOn(name: string): void {
+    for (const r of this.pods.values()) {
+      if (!r.rejected && (r.sp.startAfter ?? []).includes(name)) this.workers.update({type: 'sync', sp: r.sp, reason: 'sync'})
+    }
+  }
+
   private jitter(ms: number): number {
     return ms + this.random() * 0.5 * ms
   }
@@ -323,10 +367,14 @@ export class SyncLoop {
     try {
       // The cache answers when it was read after the pod's last change; else it reads the runtime.
       // A kill while the sync waits for a slot or runs ends it (signal): the kill comes next.
-      const outcome = await this.limit(() => syncPod(sync, rec.sp, rec.waiting, {objects: this.deps.objects(), signal}, rec.lastChangeAt), signal)
+      const outcome = await this.limit(() => syncPod(sync, rec.sp, rec.waiting, {objects: this.deps.objects(), signal}, rec.lastChangeAt, this.startGate(rec.sp)), signal)
       if (outcome.interrupted) return this.interrupted(rec, signal)
       if (outcome.plan.actions.length > 0) rec.lastChangeAt = clock.now()
+      const wasReady = awaitedFromStatus(rec.status).state === 'ready'
       rec.status = withTransitionTimes(rec.status, outcome.status, clock.now())
+      if (outcome.held?.reason !== rec.heldBy && outcome.held) logger.info('Pod not created yet', {pod: sp.pod.metadata.name, reason: outcome.held.reason})
+      rec.heldBy = outcome.held?.reason
+      if (!wasReady && awaitedFromStatus(rec.status).state === 'ready') this.releaseWaitingOn(rec.sp.manifestName)
       rec.everSynced = true
       for (const a of outcome.plan.actions) {
         logger.info(describeAction(a), {pod: sp.pod.metadata.name})

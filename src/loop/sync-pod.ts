@@ -18,6 +18,7 @@ import {containerHash} from '../kuberuntime/hash.js'
 import {refreshProjectedVolumes} from '../volumes/setup.js'
 import {newestByName} from '../pod/restart-policy.js'
 import {errorMessage} from '../util/errors.js'
+import type {GateVerdict} from '../decide/start-gate.js'
 
 /** What the sync needs of the prober (src/prober/manager.ts implements it). */
 export interface ProbeSource {
@@ -54,7 +55,12 @@ export interface PodSyncOutcome {
   status: PodStatus
   /** The signal ended the sync early; its status is the one before it and is not to be recorded. */
   interrupted: boolean
+  /** The pod was not created: it starts after pods that are not Ready yet (start-after). */
+  held?: Extract<GateVerdict, {open: false}> | undefined
 }
+
+/** Start-after: may the pod be created now? Asked only when it has no sandbox yet. */
+export type StartGateCheck = (hasSandbox: boolean) => GateVerdict
 
 /**
  * Back-off is per container definition, as the kubelet keys it by name and spec hash: an edit
@@ -111,9 +117,15 @@ export async function planPod(ctx: SyncContext, sp: StaticPod, minTime: number):
 }
 
 /** One sync of one pod: plan from a view newer than `minTime`, apply, and the status afterwards. */
-export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingReasons, inputs: SyncInputs, minTime: number): Promise<PodSyncOutcome> {
+export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingReasons, inputs: SyncInputs, minTime: number, gate?: StartGateCheck): Promise<PodSyncOutcome> {
   const uid = sp.pod.metadata.uid
   const {plan, observed: before, backOff} = await planPod(ctx, sp, minTime)
+  const verdict = gate?.((before?.sandboxes.length ?? 0) > 0)
+  if (verdict && !verdict.open) {
+    // Nothing of the pod is created yet; its status says what it waits for.
+    const status = {...generatePodStatus({sp, runtime: before, probes: NO_PROBES, waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now()}), message: verdict.reason}
+    return {plan: {...plan, actions: [], blocked: []}, backOff, failures: [], observed: before, status, interrupted: false, held: verdict}
+  }
   let failures: StepFailure[] = []
   let observed = before
   if (plan.actions.length > 0) {

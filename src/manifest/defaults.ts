@@ -9,6 +9,7 @@ import {hashOf, staticPodUid} from '../util/hash.js'
 import {defaultPullPolicy} from './image-ref.js'
 import {volumeKind} from '../volumes/registry.js'
 import {presentSources} from './volume-sources.js'
+import {startAfterOf} from './start-after.js'
 
 export const CONFIG_HASH_ANNOTATION = 'kubernetes.io/config.hash'
 export const CONFIG_SOURCE_ANNOTATION = 'kubernetes.io/config.source'
@@ -59,10 +60,12 @@ export function applyDefaults(pod: unknown, opts: DefaultsOptions): StaticPod {
   for (const c of spec.initContainers ?? []) defaultContainer(c, hostNetwork)
   for (const c of spec.containers) defaultContainer(c, hostNetwork)
   for (const v of spec.volumes ?? []) defaultVolume(v)
+  const startAfter = startAfterOf(out.metadata ?? {})
   return {
     pod: out as StaticPod['pod'],
     source: opts.source,
     manifestName,
+    ...(startAfter.length > 0 ? {startAfter} : {}),
   }
 }
 

@@ -7,6 +7,7 @@ import {podHostname} from '../kuberuntime/sandbox-config.js'
 import {buildManifests, type ManifestSet} from './build.js'
 import {readManifestGroups, type ManifestIO} from './read.js'
 import type {ValidationMode} from './unknown-fields.js'
+import {startAfterIssues} from './start-after.js'
 
 export type {ManifestSet} from './build.js'
 
@@ -38,6 +39,9 @@ export async function loadStaticPods(locations: readonly string[], opts: LoadOpt
     }
   }
   if (hostIssues.length > 0) throw new InvalidInputError(hostIssues)
+  // Start-after names pods of this same set: an unknown name or a cycle would never start.
+  const orderIssues = startAfterIssues(set.pods.map((sp) => ({manifestName: sp.manifestName, annotations: sp.pod.metadata.annotations, source: sp.source})))
+  if (orderIssues.length > 0) throw new InvalidInputError(orderIssues)
   const withPods = new Set(set.pods.map((p) => p.source.location))
   const empty: FieldIssue[] = groups
     .filter((g) => !g.blobs.some((b) => withPods.has(b.location)))

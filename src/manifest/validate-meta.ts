@@ -1,7 +1,8 @@
 // Validation of `metadata` (name, namespace, labels, annotations). Pure.
-import {getObject, getString, type Report} from '../util/check.js'
+import {getObject, getString, isObject, type Report} from '../util/check.js'
 import {dnsLabelError, dnsSubdomainError, labelValueError, qualifiedNameError, uidError} from './names.js'
 import {joinPath, keySegment} from '../util/field-path.js'
+import {START_AFTER_ANNOTATION, START_AFTER_FIELD, startAfterSyntaxError} from './start-after.js'
 
 export interface MetaOptions {
   /** When known, the name with its node suffix is checked too (it becomes the pod's name). */
@@ -47,6 +48,11 @@ export function validateMetadata(report: Report, value: unknown, opts: MetaOptio
   }
   validateKeyValues(report, 'metadata.labels', meta['labels'], true)
   validateKeyValues(report, 'metadata.annotations', meta['annotations'], false)
+  const startAfter = isObject(meta['annotations']) ? meta['annotations'][START_AFTER_ANNOTATION] : undefined
+  if (typeof startAfter === 'string') {
+    const err = startAfterSyntaxError(startAfter)
+    if (err) report(START_AFTER_FIELD, err)
+  }
   return validName
 }
 

@@ -18,6 +18,8 @@ import {nodeHostFs} from '../host/node-host-fs.js'
 import {podRecorder} from './pod-store.js'
 import type {SyncContext} from '../loop/sync-pod.js'
 import {ProbeManager} from '../prober/manager.js'
+import type {ProbeMetrics} from '../prober/metrics.js'
+import type {SyncMetrics} from '../apply/sync-metrics.js'
 import {nodeCpuMilli, primaryHostIP} from '../util/node-info.js'
 import os from 'node:os'
 import {serialQueue} from '../util/serial-queue.js'
@@ -48,6 +50,10 @@ export interface NodeOverrides {
   fs?: HostFs
   /** Where CRI call counts and durations go (watch's /metrics). */
   criMetrics?: CriMetrics
+  /** Where sandbox, container start and pull counts go (watch's /metrics). */
+  syncMetrics?: SyncMetrics
+  /** Where probe runs go (watch's /metrics/probes). */
+  probeMetrics?: ProbeMetrics
 }
 
 async function readHostDns(path: string, logger: Logger): Promise<DNSConfig> {
@@ -74,7 +80,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
   const hostDns = await readHostDns(config.resolvConf, logger)
   const events = new EventStore({fs, rootDir: config.rootDir, clock, logger})
   let probeChanged: (uid: string) => void = () => {}
-  const prober = new ProbeManager({runtime: runtime.runtime, clock, logger, onChange: (uid) => probeChanged(uid), events})
+  const prober = new ProbeManager({runtime: runtime.runtime, clock, logger, onChange: (uid) => probeChanged(uid), events, metrics: overrides.probeMetrics})
   const cache = new RuntimeCache(runtime.runtime, runtime.images, clock, config.nodeName)
   // Every change goes through here, so the cache knows which pods only this process changed.
   const changing = cache.track(runtime.runtime)
@@ -101,6 +107,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       nodeCapacity: {cpuMilli: nodeCpuMilli(), memoryBytes: os.totalmem()},
       serializePulls: config.serializeImagePulls === false ? undefined : serialQueue(),
       seccompDefault: config.seccompDefault ?? true,
+      metrics: overrides.syncMetrics,
     }),
   })
   const node: KubeNode = {

@@ -7,12 +7,14 @@ import {isPlainlyInside} from '../util/contained-path.js'
 
 export interface LogsRequest extends LogOptions {
   pod: string
-  container?: string
+  /** Only a pod of this namespace (the API names pods by namespace and name). */
+  namespace?: string | undefined
+  container?: string | undefined
   previous: boolean
 }
 
 export async function containerLog(node: KubeNode, req: LogsRequest, write: (line: string) => void): Promise<void> {
-  const pod = (await listManagedPods(node, {name: req.pod})).find((p) => matchesName(p, req.pod))
+  const pod = (await listManagedPods(node, {name: req.pod})).find((p) => matchesName(p, req.pod) && (req.namespace === undefined || p.observed.namespace === req.namespace))
   if (!pod) throw new NotFoundError(`pod "${req.pod}" not found`)
   const names = [...new Set(pod.observed.containers.map((c) => c.name))]
   const specNames = pod.sp.pod.spec.containers.map((c) => c.name)

@@ -8,10 +8,13 @@ import {loadStaticPods} from '../manifest/load.js'
 import {manifestLoadOptions} from './load-options.js'
 import {planPod} from '../loop/sync-pod.js'
 import {seedBackOff} from './seed-back-off.js'
+import {startOrder} from '../loop/start-order.js'
 
 export interface PodPlan {
   sp: StaticPod
   plan: PodActions
+  /** Start-after: the pods that must be Ready before this one is created (it has no sandbox yet). */
+  waitsFor?: readonly string[] | undefined
 }
 
 export async function planPods(node: KubeNode, locations: string[]): Promise<PodPlan[]> {
@@ -20,5 +23,14 @@ export async function planPods(node: KubeNode, locations: string[]): Promise<Pod
   const now = node.clock.now()
   await node.cache.refresh()
   await seedBackOff(node, pods)
-  return Promise.all(pods.map(async (sp) => ({sp, plan: (await planPod(node.sync, sp, now - 1)).plan})))
+  // Shown in the order run creates them: each pod after the pods it starts after.
+  const ordered = startOrder(pods.map((sp) => ({sp})))
+  return Promise.all(
+    ordered.map(async ({sp}) => {
+      const {plan, observed} = await planPod(node.sync, sp, now - 1)
+      const startAfter = sp.startAfter ?? []
+      const gated = startAfter.length > 0 && (observed?.sandboxes.length ?? 0) === 0
+      return gated ? {sp, plan, waitsFor: startAfter} : {sp, plan}
+    }),
+  )
 }

@@ -10,16 +10,24 @@ import {createHttpSource} from '../sources/http-source.js'
 import {PodConfig} from '../sources/pod-config.js'
 import {Pleg} from '../pleg/relist.js'
 import {SyncLoop} from '../loop/sync-loop.js'
-import {startServer} from '../server/server.js'
+import {isLoopback, startServer} from '../server/server.js'
+import {createKubeApi} from '../server/kube-api/handler.js'
+import {kubeApiData} from './kube-api-data.js'
+import {localServerUrl, writeApiAddress} from './api-address.js'
 import {toPodList} from './get.js'
 import {generatePodStatus} from '../status/generate.js'
 import {formatIssue} from '../util/errors.js'
 import type {KubeNodeMetrics} from './metrics.js'
+import type {ProbeMetricsEndpoint} from './probe-metrics.js'
+import {resourceMetrics} from './resource-collector.js'
+import {readFile} from 'node:fs/promises'
 import {readNodeInfo} from '../util/node-info.js'
 import {DEFAULT_LOG_ROTATION} from '../apply/log-rotation.js'
 import {DEFAULT_MAX_PODS} from './config.js'
 import {StatusStore} from '../store/status-store.js'
 import {currentWriter} from './process-identity.js'
+import {ReadyNotifier, type NotifyPort} from '../loop/ready-notifier.js'
+import {systemdNotifyPort, type NotifySettings} from './systemd-notify.js'
 
 export interface WatchOptions {
   manifestDir?: string
@@ -33,8 +41,16 @@ export interface WatchOptions {
   healthzPort: number | 'ephemeral'
   signal: AbortSignal
   metrics: KubeNodeMetrics
+  /** /metrics/probes; the node's ProbeManager must feed the same one (createNode's probeMetrics). */
+  probeMetrics?: ProbeMetricsEndpoint | undefined
   /** Container log rotation; what is not given takes the kubelet's defaults (10 MiB, 5 files). */
   logRotation?: {maxSizeBytes?: number | undefined; maxFiles?: number | undefined}
+  /** kube-node's version, for the API's /version. */
+  version?: string
+  /** Serve the read-only Kubernetes API on a non-loopback --address too (it has no authentication). */
+  allowRemoteApi?: boolean
+  /** Run by a service manager (NOTIFY_SOCKET): readiness, status, watchdog and stop notifications. */
+  notify?: (NotifySettings & {port?: NotifyPort}) | undefined
   /** Called once everything is up, with the ports actually bound (0 = disabled). */
   onReady?: (info: {port: number; healthzPort: number}) => void
 }
@@ -102,6 +118,8 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
       },
     )
 
+    opts.metrics.countPods(() => loop.podCounts())
+
     // Adopt what already runs before the first source speaks, so nothing is restarted.
     await pleg.relist()
     loop.start()
@@ -116,6 +134,14 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     }
     if (sources.length === 0) logger.warn('No manifest source given: kube-node will only keep what it already runs')
 
+    const remote = !isLoopback(opts.address)
+    if (remote && opts.allowRemoteApi) logger.warn('Serving the Kubernetes API on a non-loopback address (--allow-remote-api): it has no authentication; anyone who can reach this address can read every pod, its environment and its logs', {address: opts.address})
+    const kubeApi = createKubeApi({
+      data: kubeApiData(node, opts.version ?? '0.0.0'),
+      logger,
+      now: () => clock.now(),
+      refusal: remote && !opts.allowRemoteApi ? `kube-node serves its Kubernetes API on a loopback --address only; this watch listens on ${opts.address}: start it with --allow-remote-api to serve the API there (it has no authentication)` : undefined,
+    })
     const server = await startServer({
       address: opts.address,
       port: opts.port,
@@ -130,8 +156,12 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
           return loop.healthy(now)
         },
         metrics: () => opts.metrics.text(),
+        metricsProbes: opts.probeMetrics && (() => opts.probeMetrics?.text() ?? Promise.resolve('')),
+        metricsResource: resourceMetrics({runtime: node.runtime, pods: () => node.cache.all(), readText: (path) => readFile(path, 'utf8'), clock, logger}),
+        kubeApi,
       },
     })
+    const forgetApiAddress = server.port !== 0 && (!remote || opts.allowRemoteApi) ? await writeApiAddress(node.config.rootDir, localServerUrl(opts.address, server.port)) : async () => {}
     logger.info('kube-node is watching', {
       sources: sources.map((s) => s.name).join(','),
       port: server.port || undefined,
@@ -139,16 +169,25 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
       node: node.config.nodeName,
     })
     opts.onReady?.({port: server.port, healthzPort: server.healthzPort})
+    const notifier = opts.notify && new ReadyNotifier({port: opts.notify.port ?? systemdNotifyPort(logger), mode: opts.notify.mode, watchdogMs: opts.notify.watchdogMs, clock, logger})
+    notifier?.start({
+      firstSyncDone: () => podConfig.allSourcesReady() && loop.statuses().every((p) => p.status !== undefined),
+      pods: () => loop.statuses().map((p) => p.status),
+      healthy: () => pleg.healthy(clock.now()).ok && loop.healthy(clock.now()).ok,
+    })
 
     await new Promise<void>((resolve) => {
       if (opts.signal.aborted) resolve()
       opts.signal.addEventListener('abort', () => resolve(), {once: true})
     })
     logger.info('Stopping: pods keep running')
+    await notifier?.stop()
     await Promise.all(sources.map((s) => s.stop()))
     await pleg.stop()
     await loop.stop(5_000)
     await Promise.all([statusRecorder.flush(), node.events.flush()])
+    await forgetApiAddress()
+    kubeApi.close()
     await server.close()
   } finally {
     await lock.release()

@@ -62,6 +62,7 @@ export class OwnChanges {
       listContainers: (filter) => runtime.listContainers(filter),
       containerStatus: (id) => runtime.containerStatus(id),
       reopenContainerLog: (id) => runtime.reopenContainerLog(id),
+      listContainerStats: (filter) => runtime.listContainerStats(filter),
       runPodSandbox: async (config: PodSandboxConfig, handler?: string) => {
         const id = await runtime.runPodSandbox(config, handler)
         const uid = config.labels[POD_UID_LABEL]

@@ -11,6 +11,7 @@ import {runProbe, type ProbeType} from './probe.js'
 import type {EventSink} from '../api/events.js'
 import {containerObject} from '../pod/event-object.js'
 import {ProbeWorker, type WorkerTarget} from './worker.js'
+import type {ProbeIdentity, ProbeMetrics} from './metrics.js'
 
 export interface ProbeManagerDeps {
   runtime: RuntimeService
@@ -26,6 +27,8 @@ export interface ProbeManagerDeps {
   run?: (probe: Probe, target: HandlerTarget) => Promise<HandlerOutcome>
   /** Where failed probes are reported (Unhealthy events). */
   events?: EventSink | undefined
+  /** Where probe runs are counted (watch's /metrics/probes). */
+  metrics?: ProbeMetrics | undefined
 }
 
 const PROBE_FIELDS = [
@@ -125,9 +128,15 @@ export class ProbeManager {
           this.deps.onChange(uid)
         },
         firstDelay: (periodMs, containerStartedAt) => this.firstDelay(periodMs, containerStartedAt),
+        metrics: this.workerMetrics({probeType: type, container: target.container.name, pod: sp.pod.metadata.name, namespace: sp.pod.metadata.namespace, podUid: uid}),
       },
       target,
     )
+  }
+
+  private workerMetrics(probe: ProbeIdentity): {observe(result: 'successful' | 'failed' | 'unknown', seconds: number): void; forget(): void} | undefined {
+    const m = this.deps.metrics
+    return m && {observe: (result, seconds) => m.observe(probe, result, seconds), forget: () => m.forget(probe)}
   }
 
   private isStarted(uid: string, container: string, containerId: string): boolean {

@@ -18,6 +18,7 @@ import type {Logger} from '../util/logger.js'
 import type {HandlerOutcome, HandlerTarget} from './handlers.js'
 import type {EventObject, EventSink} from '../api/events.js'
 import {expandExecProbe, probeTimings, type ProbeType} from './probe.js'
+import type {ProbeMetricResult} from './metrics.js'
 
 /** The kubelet's maxProbeRetries: attempts of one run that errors before it is ignored. */
 export const MAX_PROBE_ATTEMPTS = 3
@@ -52,6 +53,8 @@ export interface WorkerDeps {
   published: (worker: ProbeWorker) => void
   /** How long to wait before the first run of a new container, given the period. */
   firstDelay: (periodMs: number, containerStartedAt: number) => number
+  /** Where each run's result and duration go, and when the worker stops (/metrics/probes). */
+  metrics?: {observe(result: ProbeMetricResult, seconds: number): void; forget(): void} | undefined
 }
 
 export class ProbeWorker {
@@ -116,6 +119,7 @@ export class ProbeWorker {
   stop(): void {
     this.stopped = true
     this.cancelTimer()
+    this.deps.metrics?.forget()
   }
 
   private periodMs(): number {
@@ -142,6 +146,7 @@ export class ProbeWorker {
     if (rc.startedAt > 0 && ranFor < timings.initialDelaySeconds) return
     if (type === 'startup' ? this.current === 'Success' : !this.deps.isStarted(id)) return
 
+    const startedAt = this.deps.clock.now()
     const outcome = await this.attempt(expandExecProbe(probe, container), {podIP, containerId: id, ports: container.ports ?? []})
     // The container changed or the worker stopped while the probe ran: the result is stale.
     if (this.stopped || this.id !== id) return
@@ -149,6 +154,7 @@ export class ProbeWorker {
       this.deps.logger.warn(`${type} probe errored; this run is ignored`, this.fields({attempts: MAX_PROBE_ATTEMPTS, error: outcome.output}))
       return
     }
+    this.deps.metrics?.observe(outcome.result === 'Success' ? 'successful' : 'failed', (this.deps.clock.now() - startedAt) / 1000)
     if (outcome.warning) this.deps.events?.emit(this.deps.object, 'Warning', 'ProbeWarning', `${title(type)} probe warning: ${outcome.output}`)
     this.record(outcome.result, outcome.output, timings)
   }

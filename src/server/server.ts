@@ -5,6 +5,7 @@ import {createServer, type IncomingMessage, type Server, type ServerResponse} fr
 import type {AddressInfo} from 'node:net'
 import {errorMessage, ListenError} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
+import {isApiPath} from './kube-api/route.js'
 
 export interface Health {
   ok: boolean
@@ -17,6 +18,15 @@ export interface ServerHandlers {
   healthz: () => Health
   /** The body of /metrics, in the Prometheus text format. */
   metrics: () => Promise<string>
+  /** The bodies of /metrics/probes and /metrics/resource (the kubelet's probe and resource metrics); absent: empty. */
+  metricsProbes?: (() => Promise<string>) | undefined
+  metricsResource?: (() => Promise<string>) | undefined
+  /** The read-only Kubernetes API (kube-api/handler.ts): every path under /api, /apis, /version on the main port. */
+  kubeApi?: ApiHandler | undefined
+}
+
+export interface ApiHandler {
+  handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>
 }
 
 /** A port number; 0 disables that listener; 'ephemeral' binds any free port (for tests). */
@@ -66,13 +76,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     '/healthz': healthz,
     '/pods': async (res) => send(res, 200, 'application/json', JSON.stringify(await handlers.pods()) + '\n'),
     '/metrics': async (res) => send(res, 200, METRICS_CONTENT_TYPE, await handlers.metrics()),
+    '/metrics/probes': async (res) => send(res, 200, METRICS_CONTENT_TYPE, (await handlers.metricsProbes?.()) ?? ''),
+    '/metrics/resource': async (res) => send(res, 200, METRICS_CONTENT_TYPE, (await handlers.metricsResource?.()) ?? ''),
   }
   const servers: Server[] = []
   if (!isLoopback(opts.address) && (opts.port !== 0 || opts.healthzPort !== 0)) {
     logger.warn('Serving on a non-loopback address: /pods (full pod specs, literal env values) and /metrics have no authentication; anyone who can reach this address can read them', {address: opts.address})
   }
   try {
-    const port = await listen(opts.address, opts.port, '--port', main, logger, servers)
+    const port = await listen(opts.address, opts.port, '--port', main, logger, servers, handlers.kubeApi)
     const healthzPort = await listen(opts.address, opts.healthzPort, '--healthz-port', {'/healthz': healthz}, logger, servers)
     return {port, healthzPort, close: () => closeAll(servers)}
   } catch (err) {
@@ -88,10 +100,11 @@ async function listen(
   routes: Record<string, Route>,
   logger: Logger,
   servers: Server[],
+  api?: ApiHandler,
 ): Promise<number> {
   if (port === 0) return 0
   const server = createServer(SERVER_LIMITS, (req, res) => {
-    handle(req, res, routes, logger).catch((err: unknown) => {
+    handle(req, res, routes, logger, api).catch((err: unknown) => {
       // Last line of defence: no request may take the daemon down.
       logger.error('HTTP request failed', {error: errorMessage(err)})
       res.destroy()
@@ -123,13 +136,14 @@ async function listen(
   return bound
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, routes: Record<string, Route>, logger: Logger): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, routes: Record<string, Route>, logger: Logger, api?: ApiHandler): Promise<void> {
   // A body is never read: drop it as it comes instead of buffering it.
   req.resume()
   const path = requestPath(req.url)
   if (path === undefined) return send(res, 400, 'text/plain; charset=utf-8', 'bad request\n')
   logger.debug(5, 'HTTP request', {method: req.method ?? '', path})
   const route = Object.hasOwn(routes, path) ? routes[path] : undefined
+  if (!route && api && isApiPath(path)) return api.handle(req, res, path)
   if (!route) return send(res, 404, 'text/plain; charset=utf-8', '404 page not found\n')
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD')

@@ -9,6 +9,7 @@ import type {ConfigMap, PodSource, Secret, StaticPod} from '../api/types.js'
 import {buildManifests} from '../manifest/build.js'
 import type {ValidationMode} from '../manifest/unknown-fields.js'
 import type {FieldIssue} from '../util/errors.js'
+import {startAfterIssues} from '../manifest/start-after.js'
 
 interface Entry {
   text?: string
@@ -122,7 +123,10 @@ export class ManifestCache {
         pods.push(pod)
       }
     }
-    return {pods, issues: [...issues, ...duplicates], warnings, complete, configMaps, secrets}
+    // A start-after naming an unknown pod or forming a cycle is reported; the pod stays (a running
+    // one keeps running, a new one waits), since a file being edited may fix it in a moment.
+    const order = startAfterIssues(pods.map((p) => ({manifestName: p.manifestName, annotations: p.pod.metadata.annotations, source: p.source})))
+    return {pods, issues: [...issues, ...duplicates, ...order], warnings, complete, configMaps, secrets}
   }
 
   private entry(location: string): Entry {

@@ -6,6 +6,8 @@ import type {
   Container,
   ContainerConfig,
   ContainerFilter,
+  ContainerStats,
+  ContainerStatsFilter,
   ContainerStatus,
   ExecSyncResult,
   Image,
@@ -334,6 +336,26 @@ export class FakeRuntime implements RuntimeService, ImageService, Runtime {
 
   async reopenContainerLog(id: string): Promise<void> {
     this.record('ReopenContainerLog', id)
+  }
+
+  /** Usage a test gives a container (CPU core-nanoseconds, working-set bytes), sampled at nowMs. */
+  readonly usage = new Map<string, {cpuCoreNanoSeconds: number; workingSetBytes: number}>()
+
+  async listContainerStats(filter?: ContainerStatsFilter): Promise<ContainerStats[]> {
+    this.record('ListContainerStats', filter)
+    // As containerd: running containers only, a usage sample each.
+    return [...this.containers.entries()]
+      .filter(([id, c]) => c.status.state === 'CONTAINER_RUNNING' && (!filter?.id || id === filter.id) && (!filter?.podSandboxId || c.sandboxId === filter.podSandboxId))
+      .filter(([, c]) => matchLabels(c.status.labels, filter?.labelSelector))
+      .map(([id, c]) => {
+        const u = this.usage.get(id)
+        const out: ContainerStats = {id, metadata: c.status.metadata, labels: c.status.labels}
+        if (u) {
+          out.cpuUsageCoreNanoSeconds = {timestampMs: this.nowMs, value: u.cpuCoreNanoSeconds}
+          out.memoryWorkingSetBytes = {timestampMs: this.nowMs, value: u.workingSetBytes}
+        }
+        return out
+      })
   }
 
   async listImages(): Promise<Image[]> {

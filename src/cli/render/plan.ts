@@ -7,7 +7,7 @@ import chalk from 'chalk'
 
 export function plansAsData(plans: PodPlan[]): unknown {
   return {
-    pods: plans.map(({sp, plan}) => ({
+    pods: plans.map(({sp, plan, waitsFor}) => ({
       name: plan.name,
       namespace: plan.namespace,
       uid: plan.uid,
@@ -16,6 +16,7 @@ export function plansAsData(plans: PodPlan[]): unknown {
       actions: plan.actions,
       blocked: plan.blocked,
       terminal: plan.terminal,
+      ...(waitsFor ? {startAfter: waitsFor} : {}),
     })),
   }
 }
@@ -24,8 +25,9 @@ export function renderPlans(plans: PodPlan[], format: 'table' | 'json' | 'yaml',
   if (format === 'json') return toJson(plansAsData(plans))
   if (format === 'yaml') return toYaml(plansAsData(plans))
   const rows: string[][] = []
-  for (const {plan} of plans) {
-    const lines = describeActions(plan)
+  for (const {plan, waitsFor} of plans) {
+    const gate = waitsFor ? [`waits for ${waitsFor.map((n) => `"${n}"`).join(', ')} to be Ready (kube-node.io/start-after), then:`] : []
+    const lines = [...gate, ...describeActions(plan)]
     lines.forEach((line, i) => rows.push([i === 0 ? plan.name : '', line]))
     for (const b of plan.blocked) rows.push(['', `${b.name} is waiting: ${b.reason} (${b.message})`])
   }

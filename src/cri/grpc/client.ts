@@ -2,7 +2,7 @@
 // Like the kubelet's remote runtime: a 16 MiB receive limit, one deadline for every call except
 // PullImage, ExecSync given its own timeout plus that margin, and every failure as a CriError.
 import {Channel, credentials, type CallOptions, type ServiceError} from '@grpc/grpc-js'
-import type {ContainerConfig, ContainerFilter, ImageSpec, PodSandboxConfig, PodSandboxFilter} from '../api.js'
+import type {ContainerConfig, ContainerFilter, ContainerStatsFilter, ImageSpec, PodSandboxConfig, PodSandboxFilter} from '../api.js'
 import type {CriCallOptions, ImageService, Runtime, RuntimeService} from '../port.js'
 import {CriError} from '../../util/errors.js'
 import {
@@ -10,6 +10,8 @@ import {
   containerConfigToWire,
   containerFilterToWire,
   containerFromWire,
+  containerStatsFilterToWire,
+  containerStatsFromWire,
   containerStatusFromWire,
   execSyncFromWire,
   imageFromWire,
@@ -181,6 +183,12 @@ export function createGrpcRuntime(opts: GrpcRuntimeOptions): Runtime {
 
     reopenContainerLog: async (containerId: string) => {
       await unary<W.ReopenContainerLogResponse__Output>('ReopenContainerLog', timeout, (o, cb) => rt.ReopenContainerLog({containerId}, o, cb))
+    },
+
+    listContainerStats: async (filter?: ContainerStatsFilter) => {
+      const req = {filter: filter ? containerStatsFilterToWire(filter) : null}
+      const res = await unary<W.ListContainerStatsResponse__Output>('ListContainerStats', timeout, (o, cb) => rt.ListContainerStats(req, o, cb))
+      return res.stats.map(containerStatsFromWire)
     },
   }
 

@@ -9,6 +9,8 @@ import type {
   ContainerFilter,
   ContainerMetadata,
   ContainerState,
+  ContainerStats,
+  ContainerStatsFilter,
   ContainerStatus,
   ExecSyncResult,
   Image,
@@ -30,6 +32,9 @@ import type {Container__Output as WireContainer} from './generated/runtime/v1/Co
 import type {ContainerConfig as WireContainerConfig} from './generated/runtime/v1/ContainerConfig.js'
 import type {ContainerFilter as WireContainerFilter} from './generated/runtime/v1/ContainerFilter.js'
 import type {ContainerMetadata__Output as WireContainerMetadata} from './generated/runtime/v1/ContainerMetadata.js'
+import type {ContainerStats__Output as WireContainerStats} from './generated/runtime/v1/ContainerStats.js'
+import type {ContainerStatsFilter as WireContainerStatsFilter} from './generated/runtime/v1/ContainerStatsFilter.js'
+import type {UInt64Value__Output as WireUInt64Value} from './generated/runtime/v1/UInt64Value.js'
 import type {ContainerStatus__Output as WireContainerStatus} from './generated/runtime/v1/ContainerStatus.js'
 import type {ExecSyncResponse__Output as WireExecSyncResponse} from './generated/runtime/v1/ExecSyncResponse.js'
 import type {Image__Output as WireImage} from './generated/runtime/v1/Image.js'
@@ -116,6 +121,10 @@ export function containerFilterToWire(f: ContainerFilter): WireContainerFilter {
   }
 }
 
+export function containerStatsFilterToWire(f: ContainerStatsFilter): WireContainerStatsFilter {
+  return {id: f.id ?? '', podSandboxId: f.podSandboxId ?? '', labelSelector: map(f.labelSelector)}
+}
+
 // ---- wire → plain (responses) ----
 
 export function versionFromWire(v: WireVersionResponse): VersionInfo {
@@ -199,6 +208,26 @@ export function containerFromWire(c: WireContainer): Container {
     labels: map(c.labels),
     annotations: map(c.annotations),
   }
+}
+
+/** A usage the runtime left unset (no wrapper, or no timestamp) is absent, not zero. */
+function usageFromWire(timestampNs: string, value: WireUInt64Value | null): {timestampMs: number; value: number} | undefined {
+  const ns = int64ToNumber(timestampNs)
+  if (value === null || ns <= 0) return undefined
+  return {timestampMs: Math.floor(ns / 1e6), value: int64ToNumber(value.value)}
+}
+
+export function containerStatsFromWire(s: WireContainerStats): ContainerStats {
+  const out: ContainerStats = {
+    id: s.attributes?.id ?? '',
+    metadata: containerMetadataFromWire(s.attributes?.metadata ?? null),
+    labels: map(s.attributes?.labels),
+  }
+  const cpu = s.cpu ? usageFromWire(s.cpu.timestamp, s.cpu.usageCoreNanoSeconds) : undefined
+  const memory = s.memory ? usageFromWire(s.memory.timestamp, s.memory.workingSetBytes) : undefined
+  if (cpu) out.cpuUsageCoreNanoSeconds = cpu
+  if (memory) out.memoryWorkingSetBytes = memory
+  return out
 }
 
 export function containerStatusFromWire(c: WireContainerStatus): ContainerStatus {

@@ -12,6 +12,7 @@ export type {StopContainerResponse__Output} from './generated/runtime/v1/StopCon
 export type {RemoveContainerResponse__Output} from './generated/runtime/v1/RemoveContainerResponse.js'
 export type {ListContainersResponse__Output} from './generated/runtime/v1/ListContainersResponse.js'
 export type {ContainerStatusResponse__Output} from './generated/runtime/v1/ContainerStatusResponse.js'
+export type {ListContainerStatsResponse__Output} from './generated/runtime/v1/ListContainerStatsResponse.js'
 export type {ExecSyncResponse__Output} from './generated/runtime/v1/ExecSyncResponse.js'
 export type {ReopenContainerLogResponse__Output} from './generated/runtime/v1/ReopenContainerLogResponse.js'
 export type {ListImagesResponse__Output} from './generated/runtime/v1/ListImagesResponse.js'

@@ -2,7 +2,8 @@
 // text, plain tables without escape codes when colour is off, `-o name`, a v1 PodList for JSON,
 // and the exit codes decided in one place.
 import {describe, expect, it} from 'vitest'
-import {humanDuration, podStatusText} from '../../../src/cli/render/pod-row.js'
+import {podStatusText} from '../../../src/cli/render/pod-row.js'
+import {humanDuration} from '../../../src/util/human-duration.js'
 import {renderPods} from '../../../src/cli/render/pods.js'
 import {describeError, exitCodeFor} from '../../../src/cli/exit-codes.js'
 import {CriError, InvalidInputError, NotFoundError, PodFailedError} from '../../../src/util/errors.js'

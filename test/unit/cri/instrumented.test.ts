@@ -53,6 +53,7 @@ function stubRuntime(): Runtime & {closed: boolean} {
     containerStatus: notImplemented,
     execSync: async () => ({stdout: Buffer.from('hi\n'), stderr: Buffer.alloc(0), exitCode: 0}),
     reopenContainerLog: async () => {},
+    listContainerStats: async () => [],
   }
   const images: ImageService = {
     listImages: async () => [],

@@ -9,6 +9,7 @@ import type {HandlerOutcome, HandlerTarget} from '../../../src/prober/handlers.j
 import {ProbeManager} from '../../../src/prober/manager.js'
 import {realClock} from '../../../src/util/clock.js'
 import type {Logger} from '../../../src/util/logger.js'
+import type {ProbeMetrics} from '../../../src/prober/metrics.js'
 
 export const T0 = 1_700_000_000_000
 export const UID = 'uid-1'
@@ -46,7 +47,7 @@ export interface Harness {
   count(name: string): number
 }
 
-export function harness(opts: {random?: () => number; age?: number; hostIP?: string} = {}): Harness {
+export function harness(opts: {random?: () => number; age?: number; hostIP?: string; metrics?: ProbeMetrics} = {}): Harness {
   vi.useFakeTimers({now: T0 - (opts.age ?? 0)})
   const calls: string[] = []
   const targets: HandlerTarget[] = []
@@ -61,6 +62,7 @@ export function harness(opts: {random?: () => number; age?: number; hostIP?: str
     onChange: (uid) => void changes.push(uid),
     random: opts.random ?? (() => 0),
     ...(opts.hostIP === undefined ? {} : {hostIP: opts.hostIP}),
+    metrics: opts.metrics,
     run: async (p, target) => {
       const name = p.exec?.command?.[0] ?? '?'
       calls.push(name)

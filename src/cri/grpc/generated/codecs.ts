@@ -9155,6 +9155,1352 @@ export const runtime = $root.runtime = (() => {
             return ListContainersResponse;
         })();
 
+        v1.UInt64Value = (function() {
+
+            function UInt64Value(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            UInt64Value.prototype.value = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            UInt64Value.create = function create(properties) {
+                return new UInt64Value(properties);
+            };
+
+            UInt64Value.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.value != null && Object.hasOwnProperty.call(m, "value"))
+                    w.uint32(8).uint64(m.value);
+                return w;
+            };
+
+            UInt64Value.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.runtime.v1.UInt64Value();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.value = r.uint64();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            UInt64Value.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.runtime.v1.UInt64Value)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".runtime.v1.UInt64Value: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.runtime.v1.UInt64Value();
+                if (d.value != null) {
+                    if ($util.Long)
+                        m.value = $util.Long.fromValue(d.value, true);
+                    else if (typeof d.value === "string")
+                        m.value = parseInt(d.value, 10);
+                    else if (typeof d.value === "number")
+                        m.value = d.value;
+                    else if (typeof d.value === "object")
+                        m.value = new $util.LongBits(d.value.low >>> 0, d.value.high >>> 0).toNumber(true);
+                }
+                return m;
+            };
+
+            UInt64Value.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    if ($util.Long) {
+                        var n = new $util.Long(0, 0, true);
+                        d.value = o.longs === String ? n.toString() : o.longs === Number ? n.toNumber() : typeof BigInt !== "undefined" && o.longs === BigInt ? n.toBigInt() : n;
+                    } else
+                        d.value = o.longs === String ? "0" : typeof BigInt !== "undefined" && o.longs === BigInt ? BigInt("0") : 0;
+                }
+                if (m.value != null && Object.hasOwnProperty.call(m, "value")) {
+                    if (typeof BigInt !== "undefined" && o.longs === BigInt)
+                        d.value = typeof m.value === "number" ? BigInt(m.value) : $util.Long.fromBits(m.value.low >>> 0, m.value.high >>> 0, true).toBigInt();
+                    else if (typeof m.value === "number")
+                        d.value = o.longs === String ? String(m.value) : m.value;
+                    else
+                        d.value = o.longs === String ? $util.Long.prototype.toString.call(m.value) : o.longs === Number ? new $util.LongBits(m.value.low >>> 0, m.value.high >>> 0).toNumber(true) : m.value;
+                }
+                return d;
+            };
+
+            UInt64Value.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            UInt64Value.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/runtime.v1.UInt64Value";
+            };
+
+            return UInt64Value;
+        })();
+
+        v1.ListContainerStatsRequest = (function() {
+
+            function ListContainerStatsRequest(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            ListContainerStatsRequest.prototype.filter = null;
+
+            ListContainerStatsRequest.create = function create(properties) {
+                return new ListContainerStatsRequest(properties);
+            };
+
+            ListContainerStatsRequest.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.filter != null && Object.hasOwnProperty.call(m, "filter"))
+                    $root.runtime.v1.ContainerStatsFilter.encode(m.filter, w.uint32(10).fork(), q + 1).ldelim();
+                return w;
+            };
+
+            ListContainerStatsRequest.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.runtime.v1.ListContainerStatsRequest();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.filter = $root.runtime.v1.ContainerStatsFilter.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            ListContainerStatsRequest.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.runtime.v1.ListContainerStatsRequest)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".runtime.v1.ListContainerStatsRequest: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.runtime.v1.ListContainerStatsRequest();
+                if (d.filter != null) {
+                    if (!$util.isObject(d.filter))
+                        throw TypeError(".runtime.v1.ListContainerStatsRequest.filter: object expected");
+                    m.filter = $root.runtime.v1.ContainerStatsFilter.fromObject(d.filter, n + 1);
+                }
+                return m;
+            };
+
+            ListContainerStatsRequest.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.filter = null;
+                }
+                if (m.filter != null && Object.hasOwnProperty.call(m, "filter")) {
+                    d.filter = $root.runtime.v1.ContainerStatsFilter.toObject(m.filter, o, q + 1);
+                }
+                return d;
+            };
+
+            ListContainerStatsRequest.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            ListContainerStatsRequest.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/runtime.v1.ListContainerStatsRequest";
+            };
+
+            return ListContainerStatsRequest;
+        })();
+
+        v1.ContainerStatsFilter = (function() {
+
+            function ContainerStatsFilter(p) {
+                this.labelSelector = {};
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            ContainerStatsFilter.prototype.id = "";
+            ContainerStatsFilter.prototype.podSandboxId = "";
+            ContainerStatsFilter.prototype.labelSelector = $util.emptyObject;
+
+            ContainerStatsFilter.create = function create(properties) {
+                return new ContainerStatsFilter(properties);
+            };
+
+            ContainerStatsFilter.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.id != null && Object.hasOwnProperty.call(m, "id"))
+                    w.uint32(10).string(m.id);
+                if (m.podSandboxId != null && Object.hasOwnProperty.call(m, "podSandboxId"))
+                    w.uint32(18).string(m.podSandboxId);
+                if (m.labelSelector != null && Object.hasOwnProperty.call(m, "labelSelector")) {
+                    for (var ks = Object.keys(m.labelSelector), i = 0; i < ks.length; ++i) {
+                        w.uint32(26).fork().uint32(10).string(ks[i]).uint32(18).string(m.labelSelector[ks[i]]).ldelim();
+                    }
+                }
+                return w;
+            };
+
+            ContainerStatsFilter.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m, k, value;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.runtime.v1.ContainerStatsFilter();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.id = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.podSandboxId = r.string();
+                            break;
+                        }
+                    case 3: {
+                            if (m.labelSelector === $util.emptyObject)
+                                m.labelSelector = {};
+                            var c2 = r.uint32() + r.pos;
+                            if (c2 > r.len)
+                                throw RangeError("index out of range");
+                            r.len = c2;
+                            k = "";
+                            value = "";
+                            while (r.pos < c2) {
+                                var tag2 = r.uint32();
+                                switch (tag2 >>> 3) {
+                                case 1:
+                                    k = r.string();
+                                    break;
+                                case 2:
+                                    value = r.string();
+                                    break;
+                                default:
+                                    r.skipType(tag2 & 7, n);
+                                    break;
+                                }
+                            }
+                            if (r.pos !== c2)
+                                throw RangeError("index out of range");
+                            r.len = c;
+                            if (k === "__proto__")
+                                $util.makeProp(m.labelSelector, k);
+                            m.labelSelector[k] = value;
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            ContainerStatsFilter.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.runtime.v1.ContainerStatsFilter)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".runtime.v1.ContainerStatsFilter: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.runtime.v1.ContainerStatsFilter();
+                if (d.id != null) {
+                    m.id = String(d.id);
+                }
+                if (d.podSandboxId != null) {
+                    m.podSandboxId = String(d.podSandboxId);
+                }
+                if (d.labelSelector) {
+                    if (!$util.isObject(d.labelSelector))
+                        throw TypeError(".runtime.v1.ContainerStatsFilter.labelSelector: object expected");
+                    m.labelSelector = {};
+                    for (var ks = Object.keys(d.labelSelector), i = 0; i < ks.length; ++i) {
+                        if (ks[i] === "__proto__")
+                            $util.makeProp(m.labelSelector, ks[i]);
+                        m.labelSelector[ks[i]] = String(d.labelSelector[ks[i]]);
+                    }
+                }
+                return m;
+            };
+
+            ContainerStatsFilter.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.objects || o.defaults) {
+                    d.labelSelector = {};
+                }
+                if (o.defaults) {
+                    d.id = "";
+                    d.podSandboxId = "";
+                }
+                if (m.id != null && Object.hasOwnProperty.call(m, "id")) {
+                    d.id = m.id;
+                }
+                if (m.podSandboxId != null && Object.hasOwnProperty.call(m, "podSandboxId")) {
+                    d.podSandboxId = m.podSandboxId;
+                }
+                var ks2;
+                if (m.labelSelector && (ks2 = Object.keys(m.labelSelector)).length) {
+                    d.labelSelector = {};
+                    for (var j = 0; j < ks2.length; ++j) {
+                        if (ks2[j] === "__proto__")
+                            $util.makeProp(d.labelSelector, ks2[j]);
+                        d.labelSelector[ks2[j]] = m.labelSelector[ks2[j]];
+                    }
+                }
+                return d;
+            };
+
+            ContainerStatsFilter.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            ContainerStatsFilter.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/runtime.v1.ContainerStatsFilter";
+            };
+
+            return ContainerStatsFilter;
+        })();
+
+        v1.ListContainerStatsResponse = (function() {
+
+            function ListContainerStatsResponse(p) {
+                this.stats = [];
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            ListContainerStatsResponse.prototype.stats = $util.emptyArray;
+
+            ListContainerStatsResponse.create = function create(properties) {
+                return new ListContainerStatsResponse(properties);
+            };
+
+            ListContainerStatsResponse.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.stats != null && m.stats.length) {
+                    for (var i = 0; i < m.stats.length; ++i)
+                        $root.runtime.v1.ContainerStats.encode(m.stats[i], w.uint32(10).fork(), q + 1).ldelim();
+                }
+                return w;
+            };
+
+            ListContainerStatsResponse.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.runtime.v1.ListContainerStatsResponse();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            if (!(m.stats && m.stats.length))
+                                m.stats = [];
+                            m.stats.push($root.runtime.v1.ContainerStats.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            ListContainerStatsResponse.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.runtime.v1.ListContainerStatsResponse)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".runtime.v1.ListContainerStatsResponse: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.runtime.v1.ListContainerStatsResponse();
+                if (d.stats) {
+                    if (!Array.isArray(d.stats))
+                        throw TypeError(".runtime.v1.ListContainerStatsResponse.stats: array expected");
+                    m.stats = [];
+                    for (var i = 0; i < d.stats.length; ++i) {
+                        if (!$util.isObject(d.stats[i]))
+                            throw TypeError(".runtime.v1.ListContainerStatsResponse.stats: object expected");
+                        m.stats[i] = $root.runtime.v1.ContainerStats.fromObject(d.stats[i], n + 1);
+                    }
+                }
+                return m;
+            };
+
+            ListContainerStatsResponse.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.arrays || o.defaults) {
+                    d.stats = [];
+                }
+                if (m.stats && m.stats.length) {
+                    d.stats = [];
+                    for (var j = 0; j < m.stats.length; ++j) {
+                        d.stats[j] = $root.runtime.v1.ContainerStats.toObject(m.stats[j], o, q + 1);
+                    }
+                }
+                return d;
+            };
+
+            ListContainerStatsResponse.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            ListContainerStatsResponse.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/runtime.v1.ListContainerStatsResponse";
+            };
+
+            return ListContainerStatsResponse;
+        })();
+
+        v1.ContainerAttributes = (function() {
+
+            function ContainerAttributes(p) {
+                this.labels = {};
+                this.annotations = {};
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            ContainerAttributes.prototype.id = "";
+            ContainerAttributes.prototype.metadata = null;
+            ContainerAttributes.prototype.labels = $util.emptyObject;
+            ContainerAttributes.prototype.annotations = $util.emptyObject;
+
+            ContainerAttributes.create = function create(properties) {
+                return new ContainerAttributes(properties);
+            };
+
+            ContainerAttributes.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.id != null && Object.hasOwnProperty.call(m, "id"))
+                    w.uint32(10).string(m.id);
+                if (m.metadata != null && Object.hasOwnProperty.call(m, "metadata"))
+                    $root.runtime.v1.ContainerMetadata.encode(m.metadata, w.uint32(18).fork(), q + 1).ldelim();
+                if (m.labels != null && Object.hasOwnProperty.call(m, "labels")) {
+                    for (var ks = Object.keys(m.labels), i = 0; i < ks.length; ++i) {
+                        w.uint32(26).fork().uint32(10).string(ks[i]).uint32(18).string(m.labels[ks[i]]).ldelim();
+                    }
+                }
+                if (m.annotations != null && Object.hasOwnProperty.call(m, "annotations")) {
+                    for (var ks = Object.keys(m.annotations), i = 0; i < ks.length; ++i) {
+                        w.uint32(34).fork().uint32(10).string(ks[i]).uint32(18).string(m.annotations[ks[i]]).ldelim();
+                    }
+                }
+                return w;
+            };
+
+            ContainerAttributes.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m, k, value;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.runtime.v1.ContainerAttributes();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.id = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.metadata = $root.runtime.v1.ContainerMetadata.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 3: {
+                            if (m.labels === $util.emptyObject)
+                                m.labels = {};
+                            var c2 = r.uint32() + r.pos;
+                            if (c2 > r.len)
+                                throw RangeError("index out of range");
+                            r.len = c2;
+                            k = "";
+                            value = "";
+                            while (r.pos < c2) {
+                                var tag2 = r.uint32();
+                                switch (tag2 >>> 3) {
+                                case 1:
+                                    k = r.string();
+                                    break;
+                                case 2:
+                                    value = r.string();
+                                    break;
+                                default:
+                                    r.skipType(tag2 & 7, n);
+                                    break;
+                                }
+                            }
+                            if (r.pos !== c2)
+                                throw RangeError("index out of range");
+                            r.len = c;
+                            if (k === "__proto__")
+                                $util.makeProp(m.labels, k);
+                            m.labels[k] = value;
+                            break;
+                        }
+                    case 4: {
+                            if (m.annotations === $util.emptyObject)
+                                m.annotations = {};
+                            var c2 = r.uint32() + r.pos;
+                            if (c2 > r.len)
+                                throw RangeError("index out of range");
+                            r.len = c2;
+                            k = "";
+                            value = "";
+                            while (r.pos < c2) {
+                                var tag2 = r.uint32();
+                                switch (tag2 >>> 3) {
+                                case 1:
+                                    k = r.string();
+                                    break;
+                                case 2:
+                                    value = r.string();
+                                    break;
+                                default:
+                                    r.skipType(tag2 & 7, n);
+                                    break;
+                                }
+                            }
+                            if (r.pos !== c2)
+                                throw RangeError("index out of range");
+                            r.len = c;
+                            if (k === "__proto__")
+                                $util.makeProp(m.annotations, k);
+                            m.annotations[k] = value;
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            ContainerAttributes.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.runtime.v1.ContainerAttributes)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".runtime.v1.ContainerAttributes: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.runtime.v1.ContainerAttributes();
+                if (d.id != null) {
+                    m.id = String(d.id);
+                }
+                if (d.metadata != null) {
+                    if (!$util.isObject(d.metadata))
+                        throw TypeError(".runtime.v1.ContainerAttributes.metadata: object expected");
+                    m.metadata = $root.runtime.v1.ContainerMetadata.fromObject(d.metadata, n + 1);
+                }
+                if (d.labels) {
+                    if (!$util.isObject(d.labels))
+                        throw TypeError(".runtime.v1.ContainerAttributes.labels: object expected");
+                    m.labels = {};
+                    for (var ks = Object.keys(d.labels), i = 0; i < ks.length; ++i) {
+                        if (ks[i] === "__proto__")
+                            $util.makeProp(m.labels, ks[i]);
+                        m.labels[ks[i]] = String(d.labels[ks[i]]);
+                    }
+                }
+                if (d.annotations) {
+                    if (!$util.isObject(d.annotations))
+                        throw TypeError(".runtime.v1.ContainerAttributes.annotations: object expected");
+                    m.annotations = {};
+                    for (var ks = Object.keys(d.annotations), i = 0; i < ks.length; ++i) {
+                        if (ks[i] === "__proto__")
+                            $util.makeProp(m.annotations, ks[i]);
+                        m.annotations[ks[i]] = String(d.annotations[ks[i]]);
+                    }
+                }
+                return m;
+            };
+
+            ContainerAttributes.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.objects || o.defaults) {
+                    d.labels = {};
+                    d.annotations = {};
+                }
+                if (o.defaults) {
+                    d.id = "";
+                    d.metadata = null;
+                }
+                if (m.id != null && Object.hasOwnProperty.call(m, "id")) {
+                    d.id = m.id;
+                }
+                if (m.metadata != null && Object.hasOwnProperty.call(m, "metadata")) {
+                    d.metadata = $root.runtime.v1.ContainerMetadata.toObject(m.metadata, o, q + 1);
+                }
+                var ks2;
+                if (m.labels && (ks2 = Object.keys(m.labels)).length) {
+                    d.labels = {};
+                    for (var j = 0; j < ks2.length; ++j) {
+                        if (ks2[j] === "__proto__")
+                            $util.makeProp(d.labels, ks2[j]);
+                        d.labels[ks2[j]] = m.labels[ks2[j]];
+                    }
+                }
+                if (m.annotations && (ks2 = Object.keys(m.annotations)).length) {
+                    d.annotations = {};
+                    for (var j = 0; j < ks2.length; ++j) {
+                        if (ks2[j] === "__proto__")
+                            $util.makeProp(d.annotations, ks2[j]);
+                        d.annotations[ks2[j]] = m.annotations[ks2[j]];
+                    }
+                }
+                return d;
+            };
+
+            ContainerAttributes.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            ContainerAttributes.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/runtime.v1.ContainerAttributes";
+            };
+
+            return ContainerAttributes;
+        })();
+
+        v1.ContainerStats = (function() {
+
+            function ContainerStats(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            ContainerStats.prototype.attributes = null;
+            ContainerStats.prototype.cpu = null;
+            ContainerStats.prototype.memory = null;
+
+            ContainerStats.create = function create(properties) {
+                return new ContainerStats(properties);
+            };
+
+            ContainerStats.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.attributes != null && Object.hasOwnProperty.call(m, "attributes"))
+                    $root.runtime.v1.ContainerAttributes.encode(m.attributes, w.uint32(10).fork(), q + 1).ldelim();
+                if (m.cpu != null && Object.hasOwnProperty.call(m, "cpu"))
+                    $root.runtime.v1.CpuUsage.encode(m.cpu, w.uint32(18).fork(), q + 1).ldelim();
+                if (m.memory != null && Object.hasOwnProperty.call(m, "memory"))
+                    $root.runtime.v1.MemoryUsage.encode(m.memory, w.uint32(26).fork(), q + 1).ldelim();
+                return w;
+            };
+
+            ContainerStats.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.runtime.v1.ContainerStats();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.attributes = $root.runtime.v1.ContainerAttributes.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 2: {
+                            m.cpu = $root.runtime.v1.CpuUsage.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 3: {
+                            m.memory = $root.runtime.v1.MemoryUsage.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            ContainerStats.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.runtime.v1.ContainerStats)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".runtime.v1.ContainerStats: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.runtime.v1.ContainerStats();
+                if (d.attributes != null) {
+                    if (!$util.isObject(d.attributes))
+                        throw TypeError(".runtime.v1.ContainerStats.attributes: object expected");
+                    m.attributes = $root.runtime.v1.ContainerAttributes.fromObject(d.attributes, n + 1);
+                }
+                if (d.cpu != null) {
+                    if (!$util.isObject(d.cpu))
+                        throw TypeError(".runtime.v1.ContainerStats.cpu: object expected");
+                    m.cpu = $root.runtime.v1.CpuUsage.fromObject(d.cpu, n + 1);
+                }
+                if (d.memory != null) {
+                    if (!$util.isObject(d.memory))
+                        throw TypeError(".runtime.v1.ContainerStats.memory: object expected");
+                    m.memory = $root.runtime.v1.MemoryUsage.fromObject(d.memory, n + 1);
+                }
+                return m;
+            };
+
+            ContainerStats.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.attributes = null;
+                    d.cpu = null;
+                    d.memory = null;
+                }
+                if (m.attributes != null && Object.hasOwnProperty.call(m, "attributes")) {
+                    d.attributes = $root.runtime.v1.ContainerAttributes.toObject(m.attributes, o, q + 1);
+                }
+                if (m.cpu != null && Object.hasOwnProperty.call(m, "cpu")) {
+                    d.cpu = $root.runtime.v1.CpuUsage.toObject(m.cpu, o, q + 1);
+                }
+                if (m.memory != null && Object.hasOwnProperty.call(m, "memory")) {
+                    d.memory = $root.runtime.v1.MemoryUsage.toObject(m.memory, o, q + 1);
+                }
+                return d;
+            };
+
+            ContainerStats.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            ContainerStats.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/runtime.v1.ContainerStats";
+            };
+
+            return ContainerStats;
+        })();
+
+        v1.CpuUsage = (function() {
+
+            function CpuUsage(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            CpuUsage.prototype.timestamp = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            CpuUsage.prototype.usageCoreNanoSeconds = null;
+            CpuUsage.prototype.usageNanoCores = null;
+
+            CpuUsage.create = function create(properties) {
+                return new CpuUsage(properties);
+            };
+
+            CpuUsage.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.timestamp != null && Object.hasOwnProperty.call(m, "timestamp"))
+                    w.uint32(8).int64(m.timestamp);
+                if (m.usageCoreNanoSeconds != null && Object.hasOwnProperty.call(m, "usageCoreNanoSeconds"))
+                    $root.runtime.v1.UInt64Value.encode(m.usageCoreNanoSeconds, w.uint32(18).fork(), q + 1).ldelim();
+                if (m.usageNanoCores != null && Object.hasOwnProperty.call(m, "usageNanoCores"))
+                    $root.runtime.v1.UInt64Value.encode(m.usageNanoCores, w.uint32(26).fork(), q + 1).ldelim();
+                return w;
+            };
+
+            CpuUsage.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.runtime.v1.CpuUsage();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.timestamp = r.int64();
+                            break;
+                        }
+                    case 2: {
+                            m.usageCoreNanoSeconds = $root.runtime.v1.UInt64Value.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 3: {
+                            m.usageNanoCores = $root.runtime.v1.UInt64Value.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            CpuUsage.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.runtime.v1.CpuUsage)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".runtime.v1.CpuUsage: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.runtime.v1.CpuUsage();
+                if (d.timestamp != null) {
+                    if ($util.Long)
+                        m.timestamp = $util.Long.fromValue(d.timestamp, false);
+                    else if (typeof d.timestamp === "string")
+                        m.timestamp = parseInt(d.timestamp, 10);
+                    else if (typeof d.timestamp === "number")
+                        m.timestamp = d.timestamp;
+                    else if (typeof d.timestamp === "object")
+                        m.timestamp = new $util.LongBits(d.timestamp.low >>> 0, d.timestamp.high >>> 0).toNumber();
+                }
+                if (d.usageCoreNanoSeconds != null) {
+                    if (!$util.isObject(d.usageCoreNanoSeconds))
+                        throw TypeError(".runtime.v1.CpuUsage.usageCoreNanoSeconds: object expected");
+                    m.usageCoreNanoSeconds = $root.runtime.v1.UInt64Value.fromObject(d.usageCoreNanoSeconds, n + 1);
+                }
+                if (d.usageNanoCores != null) {
+                    if (!$util.isObject(d.usageNanoCores))
+                        throw TypeError(".runtime.v1.CpuUsage.usageNanoCores: object expected");
+                    m.usageNanoCores = $root.runtime.v1.UInt64Value.fromObject(d.usageNanoCores, n + 1);
+                }
+                return m;
+            };
+
+            CpuUsage.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    if ($util.Long) {
+                        var n = new $util.Long(0, 0, false);
+                        d.timestamp = o.longs === String ? n.toString() : o.longs === Number ? n.toNumber() : typeof BigInt !== "undefined" && o.longs === BigInt ? n.toBigInt() : n;
+                    } else
+                        d.timestamp = o.longs === String ? "0" : typeof BigInt !== "undefined" && o.longs === BigInt ? BigInt("0") : 0;
+                    d.usageCoreNanoSeconds = null;
+                    d.usageNanoCores = null;
+                }
+                if (m.timestamp != null && Object.hasOwnProperty.call(m, "timestamp")) {
+                    if (typeof BigInt !== "undefined" && o.longs === BigInt)
+                        d.timestamp = typeof m.timestamp === "number" ? BigInt(m.timestamp) : $util.Long.fromBits(m.timestamp.low >>> 0, m.timestamp.high >>> 0, false).toBigInt();
+                    else if (typeof m.timestamp === "number")
+                        d.timestamp = o.longs === String ? String(m.timestamp) : m.timestamp;
+                    else
+                        d.timestamp = o.longs === String ? $util.Long.prototype.toString.call(m.timestamp) : o.longs === Number ? new $util.LongBits(m.timestamp.low >>> 0, m.timestamp.high >>> 0).toNumber() : m.timestamp;
+                }
+                if (m.usageCoreNanoSeconds != null && Object.hasOwnProperty.call(m, "usageCoreNanoSeconds")) {
+                    d.usageCoreNanoSeconds = $root.runtime.v1.UInt64Value.toObject(m.usageCoreNanoSeconds, o, q + 1);
+                }
+                if (m.usageNanoCores != null && Object.hasOwnProperty.call(m, "usageNanoCores")) {
+                    d.usageNanoCores = $root.runtime.v1.UInt64Value.toObject(m.usageNanoCores, o, q + 1);
+                }
+                return d;
+            };
+
+            CpuUsage.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            CpuUsage.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/runtime.v1.CpuUsage";
+            };
+
+            return CpuUsage;
+        })();
+
+        v1.MemoryUsage = (function() {
+
+            function MemoryUsage(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            MemoryUsage.prototype.timestamp = $util.Long ? $util.Long.fromBits(0,0,false) : 0;
+            MemoryUsage.prototype.workingSetBytes = null;
+            MemoryUsage.prototype.availableBytes = null;
+            MemoryUsage.prototype.usageBytes = null;
+            MemoryUsage.prototype.rssBytes = null;
+            MemoryUsage.prototype.pageFaults = null;
+            MemoryUsage.prototype.majorPageFaults = null;
+
+            MemoryUsage.create = function create(properties) {
+                return new MemoryUsage(properties);
+            };
+
+            MemoryUsage.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.timestamp != null && Object.hasOwnProperty.call(m, "timestamp"))
+                    w.uint32(8).int64(m.timestamp);
+                if (m.workingSetBytes != null && Object.hasOwnProperty.call(m, "workingSetBytes"))
+                    $root.runtime.v1.UInt64Value.encode(m.workingSetBytes, w.uint32(18).fork(), q + 1).ldelim();
+                if (m.availableBytes != null && Object.hasOwnProperty.call(m, "availableBytes"))
+                    $root.runtime.v1.UInt64Value.encode(m.availableBytes, w.uint32(26).fork(), q + 1).ldelim();
+                if (m.usageBytes != null && Object.hasOwnProperty.call(m, "usageBytes"))
+                    $root.runtime.v1.UInt64Value.encode(m.usageBytes, w.uint32(34).fork(), q + 1).ldelim();
+                if (m.rssBytes != null && Object.hasOwnProperty.call(m, "rssBytes"))
+                    $root.runtime.v1.UInt64Value.encode(m.rssBytes, w.uint32(42).fork(), q + 1).ldelim();
+                if (m.pageFaults != null && Object.hasOwnProperty.call(m, "pageFaults"))
+                    $root.runtime.v1.UInt64Value.encode(m.pageFaults, w.uint32(50).fork(), q + 1).ldelim();
+                if (m.majorPageFaults != null && Object.hasOwnProperty.call(m, "majorPageFaults"))
+                    $root.runtime.v1.UInt64Value.encode(m.majorPageFaults, w.uint32(58).fork(), q + 1).ldelim();
+                return w;
+            };
+
+            MemoryUsage.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.runtime.v1.MemoryUsage();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.timestamp = r.int64();
+                            break;
+                        }
+                    case 2: {
+                            m.workingSetBytes = $root.runtime.v1.UInt64Value.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 3: {
+                            m.availableBytes = $root.runtime.v1.UInt64Value.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 4: {
+                            m.usageBytes = $root.runtime.v1.UInt64Value.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 5: {
+                            m.rssBytes = $root.runtime.v1.UInt64Value.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 6: {
+                            m.pageFaults = $root.runtime.v1.UInt64Value.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 7: {
+                            m.majorPageFaults = $root.runtime.v1.UInt64Value.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            MemoryUsage.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.runtime.v1.MemoryUsage)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".runtime.v1.MemoryUsage: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.runtime.v1.MemoryUsage();
+                if (d.timestamp != null) {
+                    if ($util.Long)
+                        m.timestamp = $util.Long.fromValue(d.timestamp, false);
+                    else if (typeof d.timestamp === "string")
+                        m.timestamp = parseInt(d.timestamp, 10);
+                    else if (typeof d.timestamp === "number")
+                        m.timestamp = d.timestamp;
+                    else if (typeof d.timestamp === "object")
+                        m.timestamp = new $util.LongBits(d.timestamp.low >>> 0, d.timestamp.high >>> 0).toNumber();
+                }
+                if (d.workingSetBytes != null) {
+                    if (!$util.isObject(d.workingSetBytes))
+                        throw TypeError(".runtime.v1.MemoryUsage.workingSetBytes: object expected");
+                    m.workingSetBytes = $root.runtime.v1.UInt64Value.fromObject(d.workingSetBytes, n + 1);
+                }
+                if (d.availableBytes != null) {
+                    if (!$util.isObject(d.availableBytes))
+                        throw TypeError(".runtime.v1.MemoryUsage.availableBytes: object expected");
+                    m.availableBytes = $root.runtime.v1.UInt64Value.fromObject(d.availableBytes, n + 1);
+                }
+                if (d.usageBytes != null) {
+                    if (!$util.isObject(d.usageBytes))
+                        throw TypeError(".runtime.v1.MemoryUsage.usageBytes: object expected");
+                    m.usageBytes = $root.runtime.v1.UInt64Value.fromObject(d.usageBytes, n + 1);
+                }
+                if (d.rssBytes != null) {
+                    if (!$util.isObject(d.rssBytes))
+                        throw TypeError(".runtime.v1.MemoryUsage.rssBytes: object expected");
+                    m.rssBytes = $root.runtime.v1.UInt64Value.fromObject(d.rssBytes, n + 1);
+                }
+                if (d.pageFaults != null) {
+                    if (!$util.isObject(d.pageFaults))
+                        throw TypeError(".runtime.v1.MemoryUsage.pageFaults: object expected");
+                    m.pageFaults = $root.runtime.v1.UInt64Value.fromObject(d.pageFaults, n + 1);
+                }
+                if (d.majorPageFaults != null) {
+                    if (!$util.isObject(d.majorPageFaults))
+                        throw TypeError(".runtime.v1.MemoryUsage.majorPageFaults: object expected");
+                    m.majorPageFaults = $root.runtime.v1.UInt64Value.fromObject(d.majorPageFaults, n + 1);
+                }
+                return m;
+            };
+
+            MemoryUsage.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    if ($util.Long) {
+                        var n = new $util.Long(0, 0, false);
+                        d.timestamp = o.longs === String ? n.toString() : o.longs === Number ? n.toNumber() : typeof BigInt !== "undefined" && o.longs === BigInt ? n.toBigInt() : n;
+                    } else
+                        d.timestamp = o.longs === String ? "0" : typeof BigInt !== "undefined" && o.longs === BigInt ? BigInt("0") : 0;
+                    d.workingSetBytes = null;
+                    d.availableBytes = null;
+                    d.usageBytes = null;
+                    d.rssBytes = null;
+                    d.pageFaults = null;
+                    d.majorPageFaults = null;
+                }
+                if (m.timestamp != null && Object.hasOwnProperty.call(m, "timestamp")) {
+                    if (typeof BigInt !== "undefined" && o.longs === BigInt)
+                        d.timestamp = typeof m.timestamp === "number" ? BigInt(m.timestamp) : $util.Long.fromBits(m.timestamp.low >>> 0, m.timestamp.high >>> 0, false).toBigInt();
+                    else if (typeof m.timestamp === "number")
+                        d.timestamp = o.longs === String ? String(m.timestamp) : m.timestamp;
+                    else
+                        d.timestamp = o.longs === String ? $util.Long.prototype.toString.call(m.timestamp) : o.longs === Number ? new $util.LongBits(m.timestamp.low >>> 0, m.timestamp.high >>> 0).toNumber() : m.timestamp;
+                }
+                if (m.workingSetBytes != null && Object.hasOwnProperty.call(m, "workingSetBytes")) {
+                    d.workingSetBytes = $root.runtime.v1.UInt64Value.toObject(m.workingSetBytes, o, q + 1);
+                }
+                if (m.availableBytes != null && Object.hasOwnProperty.call(m, "availableBytes")) {
+                    d.availableBytes = $root.runtime.v1.UInt64Value.toObject(m.availableBytes, o, q + 1);
+                }
+                if (m.usageBytes != null && Object.hasOwnProperty.call(m, "usageBytes")) {
+                    d.usageBytes = $root.runtime.v1.UInt64Value.toObject(m.usageBytes, o, q + 1);
+                }
+                if (m.rssBytes != null && Object.hasOwnProperty.call(m, "rssBytes")) {
+                    d.rssBytes = $root.runtime.v1.UInt64Value.toObject(m.rssBytes, o, q + 1);
+                }
+                if (m.pageFaults != null && Object.hasOwnProperty.call(m, "pageFaults")) {
+                    d.pageFaults = $root.runtime.v1.UInt64Value.toObject(m.pageFaults, o, q + 1);
+                }
+                if (m.majorPageFaults != null && Object.hasOwnProperty.call(m, "majorPageFaults")) {
+                    d.majorPageFaults = $root.runtime.v1.UInt64Value.toObject(m.majorPageFaults, o, q + 1);
+                }
+                return d;
+            };
+
+            MemoryUsage.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            MemoryUsage.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/runtime.v1.MemoryUsage";
+            };
+
+            return MemoryUsage;
+        })();
+
         v1.ContainerStatusRequest = (function() {
 
             function ContainerStatusRequest(p) {
@@ -11829,4 +13175,4 @@ export const runtime = $root.runtime = (() => {
 export { $root as default };
 
 /** Every method of the CRI services: its request and response message names in runtime.v1. */
-export const SERVICES = {"RuntimeService":{"Version":["VersionRequest","VersionResponse"],"RunPodSandbox":["RunPodSandboxRequest","RunPodSandboxResponse"],"StopPodSandbox":["StopPodSandboxRequest","StopPodSandboxResponse"],"RemovePodSandbox":["RemovePodSandboxRequest","RemovePodSandboxResponse"],"PodSandboxStatus":["PodSandboxStatusRequest","PodSandboxStatusResponse"],"ListPodSandbox":["ListPodSandboxRequest","ListPodSandboxResponse"],"CreateContainer":["CreateContainerRequest","CreateContainerResponse"],"StartContainer":["StartContainerRequest","StartContainerResponse"],"StopContainer":["StopContainerRequest","StopContainerResponse"],"RemoveContainer":["RemoveContainerRequest","RemoveContainerResponse"],"ListContainers":["ListContainersRequest","ListContainersResponse"],"ContainerStatus":["ContainerStatusRequest","ContainerStatusResponse"],"ReopenContainerLog":["ReopenContainerLogRequest","ReopenContainerLogResponse"],"ExecSync":["ExecSyncRequest","ExecSyncResponse"],"Status":["StatusRequest","StatusResponse"]},"ImageService":{"ListImages":["ListImagesRequest","ListImagesResponse"],"ImageStatus":["ImageStatusRequest","ImageStatusResponse"],"PullImage":["PullImageRequest","PullImageResponse"],"RemoveImage":["RemoveImageRequest","RemoveImageResponse"]}};
+export const SERVICES = {"RuntimeService":{"Version":["VersionRequest","VersionResponse"],"RunPodSandbox":["RunPodSandboxRequest","RunPodSandboxResponse"],"StopPodSandbox":["StopPodSandboxRequest","StopPodSandboxResponse"],"RemovePodSandbox":["RemovePodSandboxRequest","RemovePodSandboxResponse"],"PodSandboxStatus":["PodSandboxStatusRequest","PodSandboxStatusResponse"],"ListPodSandbox":["ListPodSandboxRequest","ListPodSandboxResponse"],"CreateContainer":["CreateContainerRequest","CreateContainerResponse"],"StartContainer":["StartContainerRequest","StartContainerResponse"],"StopContainer":["StopContainerRequest","StopContainerResponse"],"RemoveContainer":["RemoveContainerRequest","RemoveContainerResponse"],"ListContainers":["ListContainersRequest","ListContainersResponse"],"ContainerStatus":["ContainerStatusRequest","ContainerStatusResponse"],"ReopenContainerLog":["ReopenContainerLogRequest","ReopenContainerLogResponse"],"ExecSync":["ExecSyncRequest","ExecSyncResponse"],"ListContainerStats":["ListContainerStatsRequest","ListContainerStatsResponse"],"Status":["StatusRequest","StatusResponse"]},"ImageService":{"ListImages":["ListImagesRequest","ListImagesResponse"],"ImageStatus":["ImageStatusRequest","ImageStatusResponse"],"PullImage":["PullImageRequest","PullImageResponse"],"RemoveImage":["RemoveImageRequest","RemoveImageResponse"]}};

@@ -1,0 +1,55 @@
+// When `watch` tells systemd it is ready (CLI.md `--notify-ready`), and what status line it shows.
+// Pure: the caller says whether the first full sync is done and gives every desired pod's status.
+import type {PodStatus} from '../api/types.js'
+
+/** `all`: every pod at its goal (Running and Ready, or finished); `started`: every pod started. */
+export type NotifyReadyMode = 'all' | 'started'
+
+export interface ReadinessInput {
+  mode: NotifyReadyMode
+  /** Every source delivered a snapshot and every pod from them was synced at least once. */
+  firstSyncDone: boolean
+  /** The last computed status of every desired pod (undefined: not synced yet). */
+  pods: readonly (PodStatus | undefined)[]
+}
+
+export interface Readiness {
+  ready: boolean
+  /** systemd's STATUS= text, e.g. `3/4 pods ready`. */
+  status: string
+  /** Why the node is (not) ready, for the log. */
+  reason: string
+}
+
+const finished = (s: PodStatus): boolean => s.phase === 'Succeeded' || s.phase === 'Failed'
+
+function atGoal(s: PodStatus | undefined, mode: NotifyReadyMode): boolean {
+  if (!s) return false
+  if (finished(s)) return true
+  if (mode === 'started') {
+    const cs = s.containerStatuses ?? []
+    return cs.length > 0 && cs.every((c) => Boolean(c.containerID))
+  }
+  return s.phase === 'Running' && s.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true
+}
+
+export function readiness(input: ReadinessInput): Readiness {
+  const total = input.pods.length
+  const done = input.pods.filter((s) => atGoal(s, input.mode)).length
+  const word = input.mode === 'all' ? 'ready' : 'started'
+  const status = `${done}/${total} pods ${word}`
+  if (!input.firstSyncDone) return {ready: false, status: `${status} (first sync in progress)`, reason: 'the first sync of every source and pod is not done yet'}
+  if (done < total) return {ready: false, status, reason: `${total - done} of ${total} pods not ${word} yet`}
+  return {ready: true, status, reason: total === 0 ? 'no pods to wait for' : `every pod is ${input.mode === 'all' ? 'Running and Ready, or finished' : 'started, or finished'}`}
+}
+
+/**
+ * How often to send WATCHDOG=1: half of WATCHDOG_USEC (sd_watchdog_enabled(3)), and only when the
+ * watchdog is meant for this process (WATCHDOG_PID unset or ours). Undefined: no watchdog.
+ */
+export function watchdogIntervalMs(env: {WATCHDOG_USEC?: string | undefined; WATCHDOG_PID?: string | undefined}, pid: number): number | undefined {
+  const usec = Number(env.WATCHDOG_USEC)
+  if (!env.WATCHDOG_USEC || !Number.isSafeInteger(usec) || usec <= 0) return undefined
+  if (env.WATCHDOG_PID !== undefined && env.WATCHDOG_PID !== '' && Number(env.WATCHDOG_PID) !== pid) return undefined
+  return Math.max(1, Math.floor(usec / 2000))
+}

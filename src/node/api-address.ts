@@ -1,0 +1,72 @@
+// Where a running `watch` serves its API, for `kube-node kubeconfig`: <root-dir>/kube-node.api
+// holds {"server": "http://127.0.0.1:10255", "pid": 1234}, written once the port is bound and
+// removed on a clean stop. The file alone proves nothing (kill -9 leaves it): a reader trusts it
+// only while the root dir's lock is held by the pid it names.
+import {connect} from 'node:net'
+import {readFile, realpath, rename, rm, writeFile} from 'node:fs/promises'
+import {join} from 'node:path'
+import {LOCK_FILE, lockName} from './lock.js'
+
+export const API_ADDRESS_FILE = 'kube-node.api'
+
+export interface ApiAddress {
+  server: string
+  pid: number
+}
+
+/** The URL a local client uses for a server bound to `address` (a wildcard means this machine). */
+export function localServerUrl(address: string, port: number): string {
+  const a = address.replace(/^\[|\]$/g, '')
+  const host = a === '0.0.0.0' || a === '' ? '127.0.0.1' : a === '::' ? '::1' : a
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+}
+
+export async function writeApiAddress(rootDir: string, server: string): Promise<() => Promise<void>> {
+  const path = join(rootDir, API_ADDRESS_FILE)
+  const tmp = `${path}.${process.pid}.tmp`
+  await writeFile(tmp, JSON.stringify({server, pid: process.pid} satisfies ApiAddress) + '\n', {mode: 0o644})
+  await rename(tmp, path)
+  return async () => {
+    const now = await readApiAddressFile(path)
+    if (now?.pid === process.pid) await rm(path, {force: true})
+  }
+}
+
+async function readApiAddressFile(path: string): Promise<ApiAddress | undefined> {
+  try {
+    const v = JSON.parse(await readFile(path, 'utf8')) as Partial<ApiAddress>
+    if (typeof v.server !== 'string' || !/^http:\/\/[^\s/]+$/.test(v.server) || typeof v.pid !== 'number') return undefined
+    return {server: v.server, pid: v.pid}
+  } catch {
+    return undefined
+  }
+}
+
+/** True while some process holds the root dir's lock (connecting to its abstract socket succeeds). */
+async function lockHeld(rootDir: string): Promise<boolean> {
+  let real: string
+  try {
+    real = await realpath(rootDir)
+  } catch {
+    return false
+  }
+  return new Promise((resolve) => {
+    const socket = connect({path: lockName(real)})
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => resolve(false))
+  })
+}
+
+/** The API address of the watch running with this root dir, or undefined when none runs or it serves none. */
+export async function runningApiAddress(rootDir: string): Promise<ApiAddress | undefined> {
+  const [addr, held, holder] = await Promise.all([
+    readApiAddressFile(join(rootDir, API_ADDRESS_FILE)),
+    lockHeld(rootDir),
+    readFile(join(rootDir, LOCK_FILE), 'utf8').catch(() => ''),
+  ])
+  if (!addr || !held || holder.trim() !== String(addr.pid)) return undefined
+  return addr
+}

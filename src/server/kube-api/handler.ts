@@ -1,0 +1,153 @@
+// The read-only Kubernetes API on watch's port: routes an API request to discovery, pods (list,
+// get, watch; object or Table), pod logs or events, and answers everything else with a v1 Status.
+// The decisions live in the pure modules beside this file; this one does the I/O.
+import type {IncomingMessage, ServerResponse} from 'node:http'
+import type {Event, Pod} from '../../api/types.js'
+import type {Logger} from '../../util/logger.js'
+import {errorMessage} from '../../util/errors.js'
+import {apiGroupList, apiV1Resources, apiVersions, versionInfo} from './discovery.js'
+import {eventList, eventMatches, EVENT_FIELDS, type EventFilter} from './events.js'
+import {KUBE_API_LIMITS} from './limits.js'
+import {includeObject, wantsTable} from './negotiate.js'
+import {PodHub} from './pod-hub.js'
+import {streamPodLog} from './pod-log.js'
+import {byNamespaceName, streamPodWatch} from './pod-watch.js'
+import {podList, podMatches, POD_FIELDS, type PodFilter} from './pods.js'
+import {parseQuery, boolParam, type Query} from './query.js'
+import {subresourceRefusal, writeRefusal} from './refusals.js'
+import type {ApiContext, ApiRequest} from './request.js'
+import {parseRoute, type ApiRoute} from './route.js'
+import {parseFieldSelector, parseLabelSelector} from './selectors.js'
+import {ApiError, failure, notFound, type KubeStatus} from './status.js'
+import {Streams} from './streams.js'
+import {EVENT_COLUMNS, eventRow, POD_COLUMNS, podRow, table} from './table.js'
+import type {KubeApiData} from './types.js'
+
+export interface KubeApiOptions {
+  data: KubeApiData
+  logger: Logger
+  now: () => number
+  /** When set, every API request is refused with this message (403): see CLI.md on --address. */
+  refusal?: string | undefined
+}
+
+export interface KubeApi {
+  handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>
+  close(): void
+}
+
+export function createKubeApi(opts: KubeApiOptions): KubeApi {
+  const {data, logger, now} = opts
+  const streams = new Streams(KUBE_API_LIMITS.maxStreams)
+  const hub = new PodHub({
+    load: () => data.pods(),
+    now,
+    pollMs: KUBE_API_LIMITS.podPollMs,
+    historySize: KUBE_API_LIMITS.historySize,
+    onError: (err) => logger.warn('Reading the pods for the API failed', {error: errorMessage(err)}),
+  })
+  const ctx: ApiContext = {data, hub, streams, now}
+
+  async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    try {
+      if (opts.refusal !== undefined) throw new ApiError(failure('Forbidden', opts.refusal))
+      const route = parseRoute(path)
+      const method = req.method ?? 'GET'
+      if (route.kind === 'podSubresource') throw new ApiError(subresourceRefusal(route.subresource, route.name))
+      if (route.kind === 'unknown') throw new ApiError(failure('NotFound', 'the server could not find the requested resource'))
+      if (method !== 'GET' && method !== 'HEAD') {
+        res.setHeader('Allow', 'GET, HEAD')
+        throw new ApiError(writeRefusal(method))
+      }
+      const query = parseQuery(req.url ?? '')
+      await serve(route, {req, res, query, table: wantsTable(req.headers.accept), include: includeObject(query)})
+    } catch (err) {
+      if (err instanceof ApiError) return sendStatus(res, err.status)
+      logger.error('API request failed', {path, error: errorMessage(err)})
+      if (!res.headersSent) sendStatus(res, failure('InternalError', `internal error: ${errorMessage(err)}`))
+      else res.destroy()
+    }
+  }
+
+  async function serve(route: ApiRoute, r: ApiRequest): Promise<void> {
+    switch (route.kind) {
+      case 'version':
+        return sendJson(r.res, 200, versionInfo(data.kubeNodeVersion, data.platform))
+      case 'api':
+        return sendJson(r.res, 200, apiVersions(r.req.headers.host ?? '127.0.0.1'))
+      case 'apis':
+        return sendJson(r.res, 200, apiGroupList())
+      case 'apiV1':
+        return sendJson(r.res, 200, apiV1Resources())
+      case 'pods':
+        return pods(route.namespace, route.name, r)
+      case 'podLog':
+        return streamPodLog(ctx, route.namespace, route.name, r)
+      case 'events':
+        return events(route.namespace, route.name, r)
+      default:
+        throw new ApiError(failure('NotFound', 'the server could not find the requested resource'))
+    }
+  }
+
+  function podFilter(namespace: string | undefined, name: string | undefined, q: Query): PodFilter {
+    return {namespace, name, labels: parseLabelSelector(q.get('labelSelector')), fields: parseFieldSelector(q.get('fieldSelector'), POD_FIELDS)}
+  }
+
+  const podObject = (pod: Pod, r: ApiRequest, rv: string): unknown => (r.table ? table(POD_COLUMNS, [podRow(pod, now(), r.include)], rv) : pod)
+
+  async function pods(namespace: string | undefined, name: string | undefined, r: ApiRequest): Promise<void> {
+    const filter = podFilter(namespace, name, r.query)
+    if (boolParam(r.query, 'watch')) return streamPodWatch(ctx, filter, r, (pod, rv) => podObject(pod, r, rv))
+    await hub.refresh()
+    const rv = hub.resourceVersion
+    const items = hub.pods().filter((p) => podMatches(filter, p)).sort(byNamespaceName)
+    if (name !== undefined) {
+      const pod = items[0]
+      if (!pod) throw notFound('pods', name)
+      return sendJson(r.res, 200, podObject(pod, r, pod.metadata?.resourceVersion ?? rv))
+    }
+    const t = now()
+    return sendJson(r.res, 200, r.table ? table(POD_COLUMNS, items.map((p) => podRow(p, t, r.include)), rv) : podList(items, rv))
+  }
+
+
+
+
+
+  async function events(namespace: string | undefined, name: string | undefined, r: ApiRequest): Promise<void> {
+    if (boolParam(r.query, 'watch')) throw new ApiError(failure('MethodNotAllowed', 'watching events is not supported by kube-node\'s read-only API: list them again, or use `kube-node events --watch` on the node'))
+    const filter: EventFilter = {namespace, name, labels: parseLabelSelector(r.query.get('labelSelector')), fields: parseFieldSelector(r.query.get('fieldSelector'), EVENT_FIELDS)}
+    const items = (await data.events()).filter((e) => eventMatches(filter, e))
+    if (name !== undefined) {
+      const e = items[0]
+      if (!e) throw notFound('events', name)
+      return sendJson(r.res, 200, r.table ? table(EVENT_COLUMNS, [eventRow(e, now(), r.include)], '') : e)
+    }
+    const t = now()
+    return sendJson(r.res, 200, r.table ? table(EVENT_COLUMNS, items.map((e: Event) => eventRow(e, t, r.include)), '') : eventList(items))
+  }
+
+  return {
+    handle,
+    close: () => {
+      hub.stop()
+      streams.closeAll()
+    },
+  }
+}
+
+
+function sendJson(res: ServerResponse, code: number, body: unknown): void {
+  const text = JSON.stringify(body) + '\n'
+  res.writeHead(code, {'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private'})
+  res.end(res.req.method === 'HEAD' ? undefined : text)
+}
+
+function sendStatus(res: ServerResponse, status: KubeStatus): void {
+  if (res.headersSent) {
+    res.destroy()
+    return
+  }
+  sendJson(res, status.code, status)
+}

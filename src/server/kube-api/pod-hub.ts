@@ -1,0 +1,111 @@
+// The pods the API serves, with resourceVersions: one shared view that every list and watch
+// reads. It re-reads the pods (the same reader `get pods` uses) on a list and, while anyone
+// watches, once per poll period; each change gets the next resourceVersion and goes into a
+// bounded history, so a watch started from a list's resourceVersion misses nothing in between.
+// Reads are serialised: concurrent lists share one read.
+import type {Pod} from '../../api/types.js'
+import {diffPods, snapshotOf, type PodChange, type Snapshot} from './pod-diff.js'
+import {apiPod} from './pods.js'
+
+export interface HubChange extends PodChange {
+  resourceVersion: number
+}
+
+export type HubListener = (changes: readonly HubChange[]) => void
+
+export interface PodHubOptions {
+  load: () => Promise<Pod[]>
+  now: () => number
+  pollMs: number
+  /** Changes kept for watches that start from an older resourceVersion. */
+  historySize: number
+  /** A periodic read (for the watches) failed; a list's read rejects instead. */
+  onError: (err: unknown) => void
+}
+
+export class PodHub {
+  // Starts from the clock so a restarted daemon never reuses a version a client still holds.
+  private version: number
+  private current = new Map<string, Snapshot>()
+  private readonly history: HubChange[] = []
+  /** The oldest version whose successors are all in the history. */
+  private historyFloor: number
+  private readonly listeners = new Set<HubListener>()
+  private inFlight: Promise<void> | undefined
+  private timer: NodeJS.Timeout | undefined
+  private loaded = false
+
+  constructor(private readonly opts: PodHubOptions) {
+    this.version = opts.now()
+    this.historyFloor = this.version
+  }
+
+  get resourceVersion(): string {
+    return String(this.version)
+  }
+
+  /** Re-reads the pods (sharing a read already under way); rejects when the read fails, keeping the pods it had. */
+  refresh(): Promise<void> {
+    this.inFlight ??= this.read().finally(() => (this.inFlight = undefined))
+    return this.inFlight
+  }
+
+  /** The current pods, each with its resourceVersion. */
+  pods(): Pod[] {
+    return [...this.current.values()].map((s) => s.pod)
+  }
+
+  /**
+   * Changes after `since`, or 'expired' when the history no longer reaches back that far
+   * (the client must list again, as with an API server's 410 Gone).
+   */
+  changesSince(since: number): readonly HubChange[] | 'expired' {
+    if (since < this.historyFloor) return 'expired'
+    return this.history.filter((c) => c.resourceVersion > since)
+  }
+
+  subscribe(listener: HubListener): () => void {
+    this.listeners.add(listener)
+    this.timer ??= setInterval(() => void this.refresh().catch(this.opts.onError), this.opts.pollMs)
+    return () => {
+      this.listeners.delete(listener)
+      if (this.listeners.size === 0) this.stop()
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = undefined
+  }
+
+  private async read(): Promise<void> {
+    const pods = await this.opts.load()
+    // The content is compared without the version this hub stamps on it.
+    const next = snapshotOf(pods)
+    const changes: HubChange[] = diffPods(this.current, next).map((c) => ({...c, resourceVersion: ++this.version}))
+    const stamped = new Map<string, Snapshot>()
+    for (const [uid, s] of next) {
+      const old = this.current.get(uid)
+      const change = changes.find((c) => c.uid === uid)
+      const rv = change ? change.resourceVersion : Number(old?.pod.metadata?.resourceVersion ?? this.version)
+      stamped.set(uid, {key: s.key, pod: apiPod(s.pod, String(rv))})
+    }
+    for (const c of changes) {
+      const s = stamped.get(c.uid)
+      if (s) c.pod = s.pod
+      else c.pod = apiPod(c.pod, String(c.resourceVersion))
+    }
+    this.current = stamped
+    if (!this.loaded) {
+      // The first read is the starting state, not news: a watch from "now" starts after it.
+      this.loaded = true
+      this.historyFloor = this.version
+      return
+    }
+    if (changes.length === 0) return
+    this.history.push(...changes)
+    const drop = this.history.length - this.opts.historySize
+    if (drop > 0) this.historyFloor = this.history.splice(0, drop).at(-1)!.resourceVersion
+    for (const l of this.listeners) l(changes)
+  }
+}

@@ -1,26 +1,13 @@
 // Ordered bring-up on a real containerd: a pod with `kube-node.io/start-after` is created only
 // once the pod it names is Ready (a readiness probe that turns true after a delay).
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
-import {BUSYBOX, NODE, eventually, getPods, kn, makeDirs, watchSuite, writeManifest} from './support.js'
+import {BUSYBOX, NODE, eventually, getPods, kn, makeDirs, readyAfterYaml, watchSuite, writeManifest} from './support.js'
 
 const dirs = makeDirs()
 const suite = watchSuite()
 const READY_AFTER_S = 4
 
-const first = `apiVersion: v1
-kind: Pod
-metadata:
-  name: order-db
-spec:
-  terminationGracePeriodSeconds: 1
-  containers:
-  - name: main
-    image: ${BUSYBOX}
-    command: ["sh", "-c", "sleep ${READY_AFTER_S}; touch /tmp/ready; while true; do sleep 1; done"]
-    readinessProbe:
-      exec: {command: ["test", "-f", "/tmp/ready"]}
-      periodSeconds: 1
-`
+const first = readyAfterYaml('order-db', READY_AFTER_S)
 const second = `apiVersion: v1
 kind: Pod
 metadata:

@@ -82,6 +82,24 @@ spec:
 `
 }
 
+/** A pod whose one container turns Ready `seconds` after it starts (an exec readiness probe). */
+export function readyAfterYaml(name: string, seconds: number): string {
+  return `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: main
+    image: ${BUSYBOX}
+    command: ["sh", "-c", "sleep ${seconds}; touch /tmp/ready; while true; do sleep 1; done"]
+    readinessProbe:
+      exec: {command: ["test", "-f", "/tmp/ready"]}
+      periodSeconds: 1
+`
+}
+
 export interface Daemon {
   pid: number
   stderr: () => string

@@ -4,25 +4,12 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {createInterface} from 'node:readline'
 import {describe, expect, it} from 'vitest'
-import {BUSYBOX, eventually, knArgs, watchSuite, writeManifest} from './support.js'
+import {eventually, knArgs, readyAfterYaml, watchSuite, writeManifest} from './support.js'
 
 const suite = watchSuite()
 const READY_AFTER_S = 3
 
-const slowPod = `apiVersion: v1
-kind: Pod
-metadata:
-  name: notify-slow
-spec:
-  terminationGracePeriodSeconds: 1
-  containers:
-  - name: main
-    image: ${BUSYBOX}
-    command: ["sh", "-c", "sleep ${READY_AFTER_S}; touch /tmp/ready; while true; do sleep 1; done"]
-    readinessProbe:
-      exec: {command: ["test", "-f", "/tmp/ready"]}
-      periodSeconds: 1
-`
+const slowPod = readyAfterYaml('notify-slow', READY_AFTER_S)
 
 /** Receives datagrams on an abstract socket; each message is one JSON line on stdout. */
 const RECEIVER = `

@@ -4,6 +4,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {mkdtempSync, rmSync, writeFileSync, existsSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {podManifest} from '../support/manifests.js'
 import {FakeRuntime} from '../support/fake-runtime.js'
 import {FakeClock} from '../support/fake-clock.js'
 import {createNode, type KubeNode} from '../../src/node/create-node.js'
@@ -19,17 +20,7 @@ import type {NodeConfig} from '../../src/node/config.js'
 const IMAGE = 'localhost:5000/busybox:latest'
 
 function pod(name: string, extra = '', image = IMAGE): string {
-  return `apiVersion: v1
-kind: Pod
-metadata:
-  name: ${name}
-spec:
-  terminationGracePeriodSeconds: 5
-${extra}  containers:
-  - name: main
-    image: ${image}
-    command: ["sleep", "3600"]
-`
+  return podManifest(name, {image, extra})
 }
 
 describe('run over the fake CRI', () => {

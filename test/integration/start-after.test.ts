@@ -5,6 +5,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {podManifest} from '../support/manifests.js'
 import {FakeRuntime} from '../support/fake-runtime.js'
 import {FakeClock} from '../support/fake-clock.js'
 import {createNode, type KubeNode} from '../../src/node/create-node.js'
@@ -21,18 +22,7 @@ const IMAGE = 'localhost:5000/busybox:latest'
 const MISSING = 'localhost:5000/missing:1.0'
 
 function pod(name: string, startAfter?: string, image = IMAGE, extra = ''): string {
-  const annotations = startAfter === undefined ? '' : `  annotations:\n    kube-node.io/start-after: "${startAfter}"\n`
-  return `apiVersion: v1
-kind: Pod
-metadata:
-  name: ${name}
-${annotations}spec:
-  terminationGracePeriodSeconds: 5
-${extra}  containers:
-  - name: main
-    image: ${image}
-    command: ["sleep", "3600"]
-`
+  return podManifest(name, {image, extra, annotations: startAfter === undefined ? {} : {'kube-node.io/start-after': startAfter}})
 }
 
 describe('start-after over the fake CRI', () => {

@@ -16,8 +16,12 @@ import {validatePod} from '../../../src/manifest/validate.js'
 import {InvalidInputError, type FieldIssue} from '../../../src/util/errors.js'
 
 const NODE = 'fuzz-node'
-/** Per input: far above what a real manifest takes, far below a hang. */
-const BUDGET_MS = 2_000
+/**
+ * Per input: far below a hang or a quadratic blow-up, far above what a real manifest takes (1 MB of
+ * bomb-shaped text: ~0.2 s), with room for a CI machine starved by other work (a 2 s budget was
+ * exceeded once at a load average of 18 on 2 cores).
+ */
+const BUDGET_MS = 10_000
 const fixture = readFileSync(fileURLToPath(new URL('../../fixtures/manifests/valid/etcd.yaml', import.meta.url)), 'utf8')
 
 /** A valid pod touching most of the validated fields, as a mutation base. */

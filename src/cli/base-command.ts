@@ -154,6 +154,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     // One line per problem; each line escaped (messages quote manifests).
     process.stderr.write(`error: ${describeError(err).split('\n').map(escapeControls).join('\n')}\n`)
     if ((this.flags?.verbosity ?? 0) >= 4 && err.stack) process.stderr.write(err.stack + '\n')
+    // this.exit ends the process at once: on a pipe that is full (more than 64 KiB of problems,
+    // read by a slower reader), what is not yet written would be lost mid-line. Wait for both.
+    await Promise.all([process.stdout, process.stderr].map(flushed))
     this.exit(code)
   }
 
@@ -162,4 +165,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.client?.close()
     return super.finally(err)
   }
+}
+
+/** Resolves once what was written to `s` reached the kernel (or after 5 s: a reader that never reads). */
+function flushed(s: NodeJS.WriteStream): Promise<void> {
+  if (s.writableLength === 0) return Promise.resolve()
+  return new Promise<void>((resolve) => {
+    setTimeout(resolve, 5000).unref()
+    s.write('', () => resolve())
+  })
 }

@@ -51,5 +51,12 @@ export function watchdogIntervalMs(env: {WATCHDOG_USEC?: string | undefined; WAT
   const usec = Number(env.WATCHDOG_USEC)
   if (!env.WATCHDOG_USEC || !Number.isSafeInteger(usec) || usec <= 0) return undefined
   if (env.WATCHDOG_PID !== undefined && env.WATCHDOG_PID !== '' && Number(env.WATCHDOG_PID) !== pid) return undefined
-  return Math.max(1, Math.floor(usec / 2000))
+  // Bounded both ways: a timer beyond 2^31-1 ms fires every millisecond instead (Node's
+  // TimeoutOverflowWarning), and each ping runs a helper process, so a tiny or huge WATCHDOG_USEC
+  // would have `watch` spawn one per millisecond. No real WatchdogSec= is below 200 ms.
+  return Math.min(MAX_WATCHDOG_MS, Math.max(MIN_WATCHDOG_MS, Math.floor(usec / 2000)))
 }
+
+/** The shortest and longest ping intervals (see watchdogIntervalMs). */
+export const MIN_WATCHDOG_MS = 100
+export const MAX_WATCHDOG_MS = 2 ** 31 - 1

@@ -3,7 +3,8 @@
 // removed on a clean stop. The file alone proves nothing (kill -9 leaves it): a reader trusts it
 // only while the root dir's lock is held by the pid it names.
 import {connect} from 'node:net'
-import {readFile, realpath, rename, rm, writeFile} from 'node:fs/promises'
+import {constants} from 'node:fs'
+import {open, readFile, realpath, rename, rm, writeFile, type FileHandle} from 'node:fs/promises'
 import {join} from 'node:path'
 import {LOCK_FILE, lockName} from './lock.js'
 
@@ -24,7 +25,11 @@ export function localServerUrl(address: string, port: number): string {
 export async function writeApiAddress(rootDir: string, server: string): Promise<() => Promise<void>> {
   const path = join(rootDir, API_ADDRESS_FILE)
   const tmp = `${path}.${process.pid}.tmp`
-  await writeFile(tmp, JSON.stringify({server, pid: process.pid} satisfies ApiAddress) + '\n', {mode: 0o644})
+  // The temporary name is predictable: whatever sits there (a link planted to another file) is
+  // removed, and the file is created anew ('wx': O_EXCL, which never follows a link), so root
+  // never writes through it. The rename then replaces a link at `path` itself, not its target.
+  await rm(tmp, {force: true})
+  await writeFile(tmp, JSON.stringify({server, pid: process.pid} satisfies ApiAddress) + '\n', {mode: 0o644, flag: 'wx'})
   await rename(tmp, path)
   return async () => {
     const now = await readApiAddressFile(path)
@@ -32,13 +37,34 @@ export async function writeApiAddress(rootDir: string, server: string): Promise<
   }
 }
 
+/** The file is a line of JSON; anything longer is not one watch wrote. */
+const MAX_ADDRESS_FILE_BYTES = 4096
+
+/**
+ * A server as localServerUrl writes it: http, an IP literal or localhost, a port, nothing else.
+ * `kubeconfig` prints it for kubectl to trust, so a planted host name, userinfo or path is refused.
+ */
+const SERVER_URL = /^http:\/\/(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]):\d{1,5}$/
+
 async function readApiAddressFile(path: string): Promise<ApiAddress | undefined> {
+  let file: FileHandle | undefined
   try {
-    const v = JSON.parse(await readFile(path, 'utf8')) as Partial<ApiAddress>
-    if (typeof v.server !== 'string' || !/^http:\/\/[^\s/]+$/.test(v.server) || typeof v.pid !== 'number') return undefined
+    // Not through a link (O_NOFOLLOW), and not more than a line of it: a huge or planted file is
+    // no address.
+    file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+    const st = await file.stat()
+    if (!st.isFile() || st.size > MAX_ADDRESS_FILE_BYTES) return undefined
+    const buf = Buffer.alloc(MAX_ADDRESS_FILE_BYTES + 1)
+    const {bytesRead} = await file.read(buf, 0, buf.length, 0)
+    if (bytesRead > MAX_ADDRESS_FILE_BYTES) return undefined
+    const v = JSON.parse(buf.subarray(0, bytesRead).toString('utf8')) as Partial<ApiAddress>
+    if (typeof v !== 'object' || v === null) return undefined
+    if (typeof v.server !== 'string' || !SERVER_URL.test(v.server) || typeof v.pid !== 'number') return undefined
     return {server: v.server, pid: v.pid}
   } catch {
     return undefined
+  } finally {
+    await file?.close()
   }
 }
 

@@ -38,7 +38,10 @@ export function formatValue(n: number): string {
 function formatSample(name: string, s: Sample): string {
   const labels = Object.entries(s.labels ?? {})
   const set = labels.length === 0 ? '' : `{${labels.map(([k, v]) => `${k}="${escapeLabelValue(v)}"`).join(',')}}`
-  const ts = s.timestampMs === undefined ? '' : ` ${Math.round(s.timestampMs)}`
+  // A timestamp that is no integer of milliseconds (NaN or 1e+300 from a runtime sending garbage)
+  // is left out: there, it would make the whole exposition unparseable.
+  const ms = s.timestampMs === undefined ? undefined : Math.round(s.timestampMs)
+  const ts = ms === undefined || !Number.isSafeInteger(ms) ? '' : ` ${ms}`
   return `${name}${set} ${formatValue(s.value)}${ts}\n`
 }
 

@@ -28,6 +28,14 @@ export function resourceMetrics(deps: ResourceCollectorDeps): () => Promise<stri
       }),
       readNodeUsage(deps.readText),
     ])
-    return renderResourceMetrics({node, nodeAt: deps.clock.now(), pods: deps.pods(), stats})
+    const nodeAt = deps.clock.now()
+    try {
+      return renderResourceMetrics({node, nodeAt, pods: deps.pods(), stats: Array.isArray(stats) ? stats : undefined})
+    } catch (err) {
+      // Stats the runtime sent malformed (an entry that is no object, …) are a scrape error, as a
+      // failed call is, never a 500 or a crash of the scrape.
+      deps.logger.warn('Could not read the container stats for /metrics/resource', {error: errorMessage(err)})
+      return renderResourceMetrics({node, nodeAt, pods: [], stats: undefined})
+    }
   }
 }

@@ -23,34 +23,67 @@ export function notifySettings(env: NodeJS.ProcessEnv, pid: number, mode: Notify
 /** A message not delivered within this time is given up (the helper is killed). */
 const SEND_TIMEOUT_MS = 10_000
 
+/**
+ * One `KEY=value` assignment as an argument: a line break (or any control character) would start
+ * another assignment in the datagram, a leading `-` would be an option of systemd-notify, and a
+ * long value is cut short. Whatever the values ever come to hold, nothing is injected.
+ */
+export function notifyLine(line: string): string | undefined {
+  if (!/^[A-Z_]+=/.test(line)) return undefined
+  const clean = line.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
+  return clean.length > 1024 ? clean.slice(0, 1024) : clean
+}
+
 export function systemdNotifyPort(logger: Logger, binary = 'systemd-notify'): NotifyPort {
   let chain: Promise<void> = Promise.resolve()
   let missing = false
-  const sendOne = (lines: readonly string[]): Promise<void> =>
+  // A socket that is gone (or no socket) fails every message: say so once, until one gets through.
+  let failing = false
+  const failed = (fields: Record<string, unknown>): void => {
+    if (failing) logger.debug(3, 'Could not notify systemd', fields)
+    else logger.warn('Could not notify systemd (further failures are logged at debug level until a message gets through)', fields)
+    failing = true
+  }
+  const sendOne = (raw: readonly string[]): Promise<void> =>
     new Promise((resolve) => {
-      if (missing) return resolve()
+      const lines = raw.map(notifyLine).filter((l): l is string => l !== undefined)
+      if (missing || lines.length === 0) return resolve()
       const child = spawn(binary, [...lines], {stdio: ['ignore', 'ignore', 'pipe']})
       let stderr = ''
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+      child.stderr.on('data', (d: Buffer) => {
+        if (stderr.length < 4096) stderr += d.toString()
+      })
       const timer = setTimeout(() => child.kill('SIGKILL'), SEND_TIMEOUT_MS)
       child.on('error', (err: NodeJS.ErrnoException) => {
         clearTimeout(timer)
         if (err.code === 'ENOENT') {
           missing = true
           logger.warn(`NOTIFY_SOCKET is set but ${binary} is not installed (Debian: the systemd package); systemd will not hear from kube-node`)
-        } else logger.warn('Could not notify systemd', {message: lines.join(' '), err: err.message})
+        } else failed({message: lines.join(' '), err: err.message})
         resolve()
       })
       child.on('close', (code) => {
         clearTimeout(timer)
-        if (code !== 0) logger.warn('Could not notify systemd', {message: lines.join(' '), exitCode: code ?? undefined, err: stderr.trim() || undefined})
-        else logger.debug(3, 'Notified systemd', {message: lines.join(' ')})
+        if (code !== 0) failed({message: lines.join(' '), exitCode: code ?? undefined, err: stderr.trim().slice(0, 500) || undefined})
+        else {
+          failing = false
+          logger.debug(3, 'Notified systemd', {message: lines.join(' ')})
+        }
         resolve()
       })
     })
+  // At most one WATCHDOG=1 waits its turn: pings come faster than a slow helper delivers them
+  // must not grow the queue (and the processes to spawn) without bound.
+  let watchdogQueued: Promise<void> | undefined
   return {
     send(lines) {
-      chain = chain.then(() => sendOne(lines))
+      const watchdog = lines.length === 1 && lines[0] === 'WATCHDOG=1'
+      if (watchdog && watchdogQueued) return watchdogQueued
+      chain = chain.then(() => {
+        if (watchdog) watchdogQueued = undefined
+        return sendOne(lines)
+      })
+      if (watchdog) watchdogQueued = chain
       return chain
     },
   }

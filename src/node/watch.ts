@@ -141,6 +141,8 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
       logger,
       now: () => clock.now(),
       refusal: remote && !opts.allowRemoteApi ? `kube-node serves its Kubernetes API on a loopback --address only; this watch listens on ${opts.address}: start it with --allow-remote-api to serve the API there (it has no authentication)` : undefined,
+      // Without --allow-remote-api, only loopback Host names are served (no DNS rebinding).
+      anyHost: opts.allowRemoteApi,
     })
     const server = await startServer({
       address: opts.address,

@@ -5,6 +5,7 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {Event, Pod} from '../../api/types.js'
 import type {Logger} from '../../util/logger.js'
 import {errorMessage} from '../../util/errors.js'
+import {isLoopback} from '../server.js'
 import {apiGroupList, apiV1Resources, apiVersions, versionInfo} from './discovery.js'
 import {eventList, eventMatches, EVENT_FIELDS, type EventFilter} from './events.js'
 import {KUBE_API_LIMITS} from './limits.js'
@@ -29,6 +30,19 @@ export interface KubeApiOptions {
   now: () => number
   /** When set, every API request is refused with this message (403): see CLI.md on --address. */
   refusal?: string | undefined
+  /** Serve requests naming any Host (--allow-remote-api); otherwise only a loopback Host is served. */
+  anyHost?: boolean | undefined
+}
+
+/**
+ * The host a request names (`127.0.0.1:10255` → `127.0.0.1`, `[::1]:1` → `::1`), for the check
+ * against DNS rebinding: a web page whose name is made to resolve to 127.0.0.1 would otherwise
+ * read every pod and log from the browser of anyone on this machine. Pure.
+ */
+export function loopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return true // HTTP/1.0 without Host: no browser sends that
+  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d*$/, '')
+  return isLoopback(name.replace(/\.$/, ''))
 }
 
 export interface KubeApi {
@@ -51,6 +65,9 @@ export function createKubeApi(opts: KubeApiOptions): KubeApi {
   async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     try {
       if (opts.refusal !== undefined) throw new ApiError(failure('Forbidden', opts.refusal))
+      if (!opts.anyHost && !loopbackHost(req.headers.host)) {
+        throw new ApiError(failure('Forbidden', 'kube-node serves its Kubernetes API to loopback host names only (localhost, 127.0.0.1, [::1]); start watch with --allow-remote-api to serve other names'))
+      }
       const route = parseRoute(path)
       const method = req.method ?? 'GET'
       if (route.kind === 'podSubresource') throw new ApiError(subresourceRefusal(route.subresource, route.name))

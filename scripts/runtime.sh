@@ -165,6 +165,11 @@ start_containerd() {
   # A process of ours that does not answer (hung, or half started) would hold the root's lock.
   for pid in $(pids_with_args containerd --config "$CD_CONFIG"); do stop_pid "$pid" "stale containerd"; done
   rm -f "$SOCK" "$SOCK.ttrpc"
+  # containerd 1.6 (libcni) writes a sandbox's network result cache in place: killed mid-write
+  # (test/e2e/faults.test.ts kills it on purpose) it leaves an empty file, and that sandbox can
+  # never be stopped again ("failed to get network ... cached result: unexpected end of JSON
+  # input"). An empty cache holds nothing: remove those of our network before starting.
+  find /var/lib/cni/results -maxdepth 1 -type f -name 'kube-node-e2e-*' -size 0 -delete 2>/dev/null || true
   mkdir -p "$RUN"
   write_containerd_config
   log "starting containerd on $SOCK (log $LOGS/containerd.log)"

@@ -6,6 +6,9 @@ import type {AddressInfo} from 'node:net'
 import {errorMessage, ListenError} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
 import {isApiPath} from './kube-api/route.js'
+import {isLoopback, loopbackHost} from './loopback.js'
+
+export {isLoopback} from './loopback.js'
 
 export interface Health {
   ok: boolean
@@ -104,7 +107,7 @@ async function listen(
 ): Promise<number> {
   if (port === 0) return 0
   const server = createServer(SERVER_LIMITS, (req, res) => {
-    handle(req, res, routes, logger, api).catch((err: unknown) => {
+    handle(req, res, routes, logger, isLoopback(address), api).catch((err: unknown) => {
       // Last line of defence: no request may take the daemon down.
       logger.error('HTTP request failed', {error: errorMessage(err)})
       res.destroy()
@@ -136,7 +139,7 @@ async function listen(
   return bound
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, routes: Record<string, Route>, logger: Logger, api?: ApiHandler): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, routes: Record<string, Route>, logger: Logger, loopbackOnly: boolean, api?: ApiHandler): Promise<void> {
   // A body is never read: drop it as it comes instead of buffering it.
   req.resume()
   const path = requestPath(req.url)
@@ -145,6 +148,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, routes: Record<
   const route = Object.hasOwn(routes, path) ? routes[path] : undefined
   if (!route && api && isApiPath(path)) return api.handle(req, res, path)
   if (!route) return send(res, 404, 'text/plain; charset=utf-8', '404 page not found\n')
+  // On a loopback listener only a loopback name is genuine: any other Host is a page of some web
+  // site (DNS rebinding) reading pod specs and metrics through a browser. /healthz tells nothing.
+  if (loopbackOnly && path !== '/healthz' && !loopbackHost(req.headers.host)) {
+    return send(res, 403, 'text/plain; charset=utf-8', 'forbidden: on a loopback address kube-node answers loopback host names only (localhost, 127.0.0.1, [::1])\n')
+  }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD')
     return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n')
@@ -166,12 +174,6 @@ export function requestPath(url: string | undefined): string | undefined {
   if (url === undefined || !url.startsWith('/') || url.startsWith('//') || url.length > MAX_URL_LENGTH) return undefined
   const end = url.search(/[?#]/)
   return end === -1 ? url : url.slice(0, end)
-}
-
-/** Addresses only this machine can reach: the endpoints carry no authentication. */
-export function isLoopback(address: string): boolean {
-  const a = address.toLowerCase().replace(/^\[|\]$/g, '')
-  return a === 'localhost' || a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a) || /^::ffff:127\./.test(a)
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string): void {

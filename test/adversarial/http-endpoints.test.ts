@@ -74,6 +74,37 @@ describe('HTTP endpoints in-process', () => {
     expect((await healthz(server.port)).status).toBe(200)
   })
 
+  it.each([
+    ['a rebinding name', 'evil.example:80', 403],
+    ['a LAN address', '192.168.1.5', 403],
+    ['localhost', 'localhost:10255', 500],
+    ['127.0.0.1', '127.0.0.1', 500],
+    ['[::1]', '[::1]:10255', 500],
+  ])('/pods on a loopback listener with Host %s: %s', async (_name, host, status) => {
+    // 500 is the throwing handler answering: the request got through the Host check.
+    const reply = await rawRequest(server.port, `GET /pods HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
+    expect(reply.status).toBe(status)
+  })
+
+  it('/metrics refuses a foreign Host too, while /healthz answers it', async () => {
+    const metrics = await rawRequest(server.port, 'GET /metrics HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n')
+    expect(metrics.status).toBe(403)
+    expect(metrics.text).toContain('loopback host names only')
+    const health = await rawRequest(server.port, 'GET /healthz HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n')
+    expect(health.status).toBe(200)
+  })
+
+  it('on a non-loopback address (the operator chose to expose it) any Host is served', async () => {
+    const logger = createLogger({format: 'text', verbosity: 0, write: () => undefined})
+    const s = await startServer({address: '0.0.0.0', port: 'ephemeral', healthzPort: 0, logger, handlers: {pods: () => ({items: []}), healthz: () => ({ok: true}), metrics: async () => ''}})
+    try {
+      const reply = await rawRequest(s.port, 'GET /pods HTTP/1.1\r\nHost: node-7.example:10255\r\nConnection: close\r\n\r\n')
+      expect(reply.status).toBe(200)
+    } finally {
+      await s.close()
+    }
+  })
+
   it('a slow-loris client is cut off and does not block others', async () => {
     const slow = rawRequest(server.port, ['GET /healthz HTTP/1.1\r\n', 'X-A: b\r\n', 'X-A: b\r\n'], {gapMs: 500, waitMs: 2000})
     expect((await healthz(server.port)).ms).toBeLessThan(1000)

@@ -5,7 +5,7 @@ import type {IncomingMessage, ServerResponse} from 'node:http'
 import type {Event, Pod} from '../../api/types.js'
 import type {Logger} from '../../util/logger.js'
 import {errorMessage} from '../../util/errors.js'
-import {isLoopback} from '../server.js'
+import {loopbackHost} from '../loopback.js'
 import {apiGroupList, apiV1Resources, apiVersions, versionInfo} from './discovery.js'
 import {eventList, eventMatches, EVENT_FIELDS, type EventFilter} from './events.js'
 import {KUBE_API_LIMITS} from './limits.js'
@@ -32,17 +32,6 @@ export interface KubeApiOptions {
   refusal?: string | undefined
   /** Serve requests naming any Host (--allow-remote-api); otherwise only a loopback Host is served. */
   anyHost?: boolean | undefined
-}
-
-/**
- * The host a request names (`127.0.0.1:10255` → `127.0.0.1`, `[::1]:1` → `::1`), for the check
- * against DNS rebinding: a web page whose name is made to resolve to 127.0.0.1 would otherwise
- * read every pod and log from the browser of anyone on this machine. Pure.
- */
-export function loopbackHost(host: string | undefined): boolean {
-  if (host === undefined) return true // HTTP/1.0 without Host: no browser sends that
-  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d*$/, '')
-  return isLoopback(name.replace(/\.$/, ''))
 }
 
 export interface KubeApi {

@@ -2,6 +2,7 @@
 // changed), 1 for everything else that went wrong.
 import {Errors} from '@oclif/core'
 import {KubeNodeError, InvalidInputError, formatIssue} from '../util/errors.js'
+import {escapeControls} from '../util/terminal-text.js'
 
 export const EXIT_OK = 0
 export const EXIT_FAILED = 1
@@ -19,9 +20,12 @@ export function exitCodeFor(err: unknown): number {
 
 /** One sentence for a person. The full issue list of an InvalidInputError goes one per line. */
 export function describeError(err: unknown): string {
+  // Each issue escaped whole: a file name or value holding a newline stays on its own line,
+  // never cut short nor shown as a line of its own that looks like another error.
   if (err instanceof InvalidInputError && err.issues.length > 1) {
-    return [`${err.issues.length} problems in the manifests:`, ...err.issues.map((i) => `  ${formatIssue(i)}`)].join('\n')
+    return [`${err.issues.length} problems in the manifests:`, ...err.issues.map((i) => `  ${escapeControls(formatIssue(i))}`)].join('\n')
   }
+  if (err instanceof InvalidInputError && err.issues.length === 1) return escapeControls(formatIssue(err.issues[0]!))
   if (err instanceof Error) {
     // oclif rewrites a flag value's error to "Parsing --name \n\t<detail>\nSee more help with
     // --help": the detail is the sentence, named by its flag.

@@ -7,7 +7,7 @@ import {Args, Config, Errors, Flags, Parser} from '@oclif/core'
 import {beforeAll, describe, expect, it, vi} from 'vitest'
 import {describeError, exitCodeFor} from '../../../src/cli/exit-codes.js'
 import {durationFlag} from '../../../src/cli/flags.js'
-import {ListenError} from '../../../src/util/errors.js'
+import {InvalidInputError, ListenError} from '../../../src/util/errors.js'
 import Run from '../../../src/commands/run.js'
 import Logs from '../../../src/commands/logs.js'
 
@@ -117,5 +117,19 @@ describe('kube-node commands with bad usage', () => {
     const r = await exitOf(command, argv)
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(stderr)
+  })
+})
+
+describe('an invalid manifest named by a hostile file name', () => {
+  const issue = {location: '/m/a\nerror: fake.yaml', document: 0, field: 'spec.containers[0].image', message: 'must be set'}
+
+  it('keeps the whole sentence on one line, the newline shown as \\n', () => {
+    expect(describeError(new InvalidInputError([issue]))).toBe('/m/a\\nerror: fake.yaml, document 0, field spec.containers[0].image: must be set')
+  })
+
+  it('does the same for each line of a list of problems', () => {
+    const lines = describeError(new InvalidInputError([issue, {...issue, document: 1}])).split('\n')
+    expect(lines).toHaveLength(3)
+    expect(lines[1]).toBe('  /m/a\\nerror: fake.yaml, document 0, field spec.containers[0].image: must be set')
   })
 })

@@ -1,14 +1,16 @@
 // Text → Kubernetes objects. A location may hold one object, several `---`-separated YAML
 // documents, or a v1 `List`/`PodList`; JSON is YAML too. Empty and comment-only documents are
-// skipped (they still count in the document numbering, see where.ts). Pure.
-import {LineCounter, parseAllDocuments} from 'yaml'
-import {firstKeyProblem} from './map-keys.js'
+// skipped (they still count in the document numbering, see where.ts). YAML is read as kubectl
+// and the kubelet read it (go-yaml's YAML 1.1 rules: `0644` is octal, `yes` is true, `\'` is an
+// apostrophe); see yaml-resolve.ts. Pure.
+import {Composer, LineCounter, Parser, YAMLParseError, type CST, type Document} from 'yaml'
 import type {FieldIssue} from '../util/errors.js'
-import {errorMessage} from '../util/errors.js'
 import {isObject, show, typeName, type JsonObject} from '../util/check.js'
 import {issueAt, type DocumentRef} from './where.js'
 import {MAX_OBJECTS} from './limits.js'
 import {prescanYaml} from './prescan.js'
+import {rewriteEscapes} from './yaml-escapes.js'
+import {yamlToJson} from './yaml-to-json.js'
 
 export type DecodedKind = 'Pod' | 'ConfigMap' | 'Secret'
 
@@ -23,6 +25,9 @@ export interface DecodeResult {
   objects: DecodedObject[]
   issues: FieldIssue[]
 }
+
+/** kubelet's hasJSONPrefix: after white space, a '{'. */
+const JSON_TEXT = /^\s*\{/
 
 const OBJECT_KINDS: readonly string[] = ['Pod', 'ConfigMap', 'Secret']
 
@@ -41,10 +46,8 @@ export function decodeManifest(location: string, text: string): DecodeResult {
     return {objects, issues}
   }
   const lineCounter = new LineCounter()
-  // Duplicate keys are found below in linear time; the library's own check is quadratic.
-  const docs = parseQuietly(() => parseAllDocuments(text, {version: '1.2', uniqueKeys: false, prettyErrors: false, lineCounter}))
-  // A stream with no documents parses to a lone EmptyStream, which has no forEach.
-  ;(Array.isArray(docs) ? docs : []).forEach((doc, document) => {
+  const docs = parseQuietly(() => parseDocuments(text, lineCounter))
+  docs.forEach((doc, document) => {
     const ref: DocumentRef = {location, document}
     if (doc.errors.length > 0) {
       // One sentence per syntax error, the first few only; positions come from the line counter
@@ -57,26 +60,51 @@ export function decodeManifest(location: string, text: string): DecodeResult {
       if (doc.errors.length > MAX_SYNTAX_ERRORS) issues.push(issueAt(ref, '', `invalid YAML: and ${doc.errors.length - MAX_SYNTAX_ERRORS} more syntax errors`))
       return
     }
-    const keyProblem = firstKeyProblem(doc)
-    if (keyProblem !== undefined) {
-      const pos = lineCounter.linePos(keyProblem.offset)
-      issues.push(issueAt(ref, '', `invalid YAML: ${keyProblem.message} at line ${pos.line}, column ${pos.col}`))
+    const json = yamlToJson(doc)
+    if ('message' in json) {
+      const pos = lineCounter.linePos(json.offset)
+      issues.push(issueAt(ref, '', `invalid YAML: ${json.message} at line ${pos.line}, column ${pos.col}`))
       return
     }
-    let value: unknown
-    try {
-      value = doc.toJS({maxAliasCount: 100})
-    } catch (err) {
-      issues.push(issueAt(ref, '', `invalid YAML: ${firstLine(errorMessage(err))}`))
-      return
-    }
-    if (value === null || value === undefined) return
-    decodeValue(value, ref, objects, issues)
+    if (json.value === null) return
+    decodeValue(json.value, ref, objects, issues)
   })
   if (objects.length > MAX_OBJECTS) {
     return {objects: [], issues: [issueAt({location, document: 0}, '', `holds ${objects.length} objects; at most ${MAX_OBJECTS} are allowed in one location`)]}
   }
   return {objects, issues}
+}
+
+/**
+ * The documents of a YAML stream, every scalar kept as written: yaml-to-json.ts resolves them
+ * with kubectl's rules, so the library's schema (failsafe, no known tags) decides nothing.
+ * Duplicate keys are found by yaml-to-json.ts in linear time; the library's own check is quadratic.
+ */
+function parseDocuments(text: string, lineCounter: LineCounter): Document.Parsed[] {
+  const parser = new Parser(lineCounter.addNewLine)
+  const composer = new Composer({version: '1.1', schema: 'failsafe', resolveKnownTags: false, uniqueKeys: false, prettyErrors: false})
+  const slashes: number[] = []
+  function* tokens(): Generator<CST.Token> {
+    for (const token of parser.parse(text)) {
+      rewriteEscapes(token, slashes)
+      yield token
+    }
+  }
+  const docs = Array.from(composer.compose(tokens()))
+  // Like the kubelet, text that starts with '{' is JSON, where `\/` is a valid escape.
+  if (!JSON_TEXT.test(text)) {
+    // Both lists in text order: one pass.
+    slashes.sort((a, b) => a - b)
+    let next = 0
+    for (const doc of docs) {
+      while (next < slashes.length && (slashes[next] ?? 0) < doc.range[0]) next++
+      for (; next < slashes.length && (slashes[next] ?? 0) < doc.range[2]; next++) {
+        const offset = slashes[next] ?? 0
+        doc.errors.push(new YAMLParseError([offset, offset + 2], 'BAD_DQ_ESCAPE', 'Invalid escape sequence \\/ (YAML 1.1 has no such escape: write /)'))
+      }
+    }
+  }
+  return docs
 }
 
 /**

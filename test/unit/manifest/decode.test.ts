@@ -67,7 +67,7 @@ describe('decodeManifest', () => {
     ['bad second document', `${pod('a')}---\nkind: Pod\napiVersion: v9\n`, {document: 1, field: 'apiVersion', message: 'must be v1, got "v9"'}],
     ['duplicate key', 'apiVersion: v1\nkind: Pod\nkind: Pod\n', {document: 0, field: '', message: 'invalid YAML: map keys must be unique at line 3, column 1'}],
     ['tab indentation in document 1', `${pod('a')}---\nspec:\n\tcontainers: []\n`, {document: 1, field: '', message: 'invalid YAML: tabs are not allowed as indentation at line 11, column 1'}],
-    ['unresolved alias', 'a: *nope\n', {document: 0, field: '', message: 'invalid YAML: unresolved alias (the anchor must be set before the alias): nope'}],
+    ['unresolved alias', 'a: *nope\n', {document: 0, field: '', message: 'invalid YAML: unresolved alias (the anchor must be set before the alias): nope at line 1, column 4'}],
   ])('reports %s', (_what, text, expected) => {
     expect(decodeManifest('m.yaml', text).issues).toEqual([{location: 'm.yaml', ...expected}])
   })

@@ -62,8 +62,8 @@ describe('http source', () => {
   it('reads a PodList and multi-document YAML', async () => {
     const src = start(fakeFetch(ok(podList)).fetch)
     expect(summary(await src.waitFor(() => true, 'at all')).pods).toEqual({a: 'a:1', b: 'b:1'})
-    const multi = start(fakeFetch(ok(`${podYaml('x')}---\n${podYaml('y')}`)).fetch)
-    expect(summary(await multi.waitFor(() => true, 'at all')).pods).toEqual({x: 'nginx:1.27', y: 'nginx:1.27'})
+    const multi = start(fakeFetch(ok(`${podYaml('x')}---\n${podYaml('z')}`)).fetch)
+    expect(summary(await multi.waitFor(() => true, 'at all')).pods).toEqual({x: 'nginx:1.27', z: 'nginx:1.27'})
   })
 
   it.each<[string, Answer, string]>([

@@ -87,7 +87,11 @@ function tsType(schema, defs) {
   }
 }
 
-/** The schema table's shape of a field: a scalar, a type name, `X[]` for a list, `{}X` for a map. */
+/**
+ * The schema table's shape of a field: a scalar, a type name, `X[]` for a list, `{}X` for a map.
+ * Integers keep their width (`int32`, `int64`, the Go type the decoder fills), since a value out of
+ * its range is a decoding error as much as a string is.
+ */
 function shape(schema, defs) {
   if (schema.$ref) {
     const full = refName(schema.$ref)
@@ -97,6 +101,7 @@ function shape(schema, defs) {
   switch (schema.type) {
     case 'array': return `${shape(schema.items, defs)}[]`
     case 'object': return schema.additionalProperties ? `{}${shape(schema.additionalProperties, defs)}` : 'any'
+    case 'integer': return schema.format === 'int32' ? 'int32' : 'int64'
     default: return schema.type
   }
 }
@@ -116,9 +121,9 @@ function generate() {
   }
 
   let types = header('the v1 API types') + '\n/** A resource quantity (`100m`, `64Mi`); YAML may give it as a number. */\nexport type Quantity = string\n'
-  let schema = header('the fields of each type, for unknown-field checks')
+  let schema = header('the fields of each type and their shapes, for unknown-field and shape checks')
   schema += `\n/** The Kubernetes version whose OpenAPI this comes from. */\nexport const API_VERSION_SOURCE = ${JSON.stringify(version)}\n`
-  schema += '\n/** Type name → field → shape: a scalar (string, integer, number, boolean, int-or-string, quantity, time, any), a type name, `X[]` a list, `{}X` a map. */\n'
+  schema += '\n/** Type name → field → shape: a scalar (string, int32, int64, number, boolean, int-or-string, quantity, time, any), a type name, `X[]` a list, `{}X` a map. */\n'
   schema += 'export const FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {\n'
   for (const full of names) {
     const def = defs[full]

@@ -36,7 +36,7 @@ function walk(value: unknown, shape: string, path: string, found: UnknownField[]
     return
   }
   const fields = Object.hasOwn(FIELDS, shape) ? FIELDS[shape] : undefined
-  // Scalars, free-form objects, and values of the wrong type (the field checks name those).
+  // Scalars, free-form objects, and values of the wrong type (shape-check.ts names those).
   if (!fields || !isObject(value)) return
   for (const [k, v] of Object.entries(value)) {
     if (found.length >= limit) return

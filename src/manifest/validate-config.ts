@@ -3,8 +3,10 @@
 import type {FieldIssue} from '../util/errors.js'
 import {checkBoolean, checkStringMap, getObject, isObject, typeName, type Report} from '../util/check.js'
 import {validateMetadata} from './validate-meta.js'
+import {withShapeIssues} from './shape-check.js'
 import {issueAt, type DocumentRef} from './where.js'
 import {joinPath, keySegment} from '../util/field-path.js'
+import {validateDockerSecret} from './validate-docker-secret.js'
 
 const DATA_KEY = /^[-._a-zA-Z0-9]+$/
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
@@ -34,5 +36,6 @@ export function validateConfigObject(kind: 'ConfigMap' | 'Secret', obj: unknown,
       }
     }
   }
-  return issues
+  if (kind === 'Secret') validateDockerSecret(report, obj)
+  return withShapeIssues(issues, kind, obj, where)
 }

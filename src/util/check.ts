@@ -60,7 +60,10 @@ export function getInteger(report: Report, field: string, v: unknown, min: numbe
     return undefined
   }
   if (v < min || v > max) {
-    report(field, max === Number.MAX_SAFE_INTEGER ? `must be ${min === 0 ? 'non-negative' : `at least ${min}`}, got ${v}` : `must be between ${min} and ${max}, got ${v}`)
+    // Without a stated maximum, the bound is what a JavaScript number holds exactly.
+    const message = max !== Number.MAX_SAFE_INTEGER ? `must be between ${min} and ${max}`
+      : v < min ? `must be ${min === 0 ? 'non-negative' : `at least ${min}`}` : `must be at most ${max}`
+    report(field, `${message}, got ${v}`)
     return undefined
   }
   return v

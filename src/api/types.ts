@@ -23,6 +23,7 @@ export type {
   Toleration,
   NodeSelectorRequirement,
   NodeSelectorTerm,
+  AppArmorProfile,
 } from './generated/types.js'
 
 import type {Pod} from './generated/types.js'

@@ -36,6 +36,8 @@ export interface Mount {
   readonly: boolean
   selinuxRelabel: boolean
   propagation: MountPropagation
+  /** Read-only all the way down (submounts too); only for a runtime handler reporting recursive_read_only_mounts. */
+  recursiveReadOnly?: boolean
 }
 
 export interface NamespaceOption {
@@ -57,7 +59,11 @@ export interface LinuxSandboxSecurityContext {
   supplementalGroups?: number[]
   privileged?: boolean
   seccomp?: SecurityProfile
+  supplementalGroupsPolicy?: SupplementalGroupsPolicy
 }
+
+/** Merge: the image's /etc/group memberships are added to the groups given; Strict: only these. */
+export type SupplementalGroupsPolicy = 'Merge' | 'Strict'
 
 export interface LinuxContainerResources {
   cpuPeriod: number
@@ -122,6 +128,20 @@ export interface ImageSpec {
   userSpecifiedImage?: string
 }
 
+/**
+ * Registry credentials for one pull (CRI AuthConfig), from an imagePullSecret. A secret: never
+ * logged, printed, stored or put in an error or event.
+ */
+export interface AuthConfig {
+  username?: string
+  password?: string
+  /** base64 of `username:password`, as a docker config's `auth`. */
+  auth?: string
+  serverAddress?: string
+  identityToken?: string
+  registryToken?: string
+}
+
 export interface KeyValue {
   key: string
   value: string
@@ -145,6 +165,10 @@ export interface LinuxContainerSecurityContext {
   maskedPaths?: string[]
   readonlyPaths?: string[]
   seccomp?: SecurityProfile
+  apparmor?: SecurityProfile
+  /** The same profile in the deprecated string form, the only one containerd 1.6 reads. */
+  apparmorProfile?: string
+  supplementalGroupsPolicy?: SupplementalGroupsPolicy
 }
 
 export interface ContainerMetadata {
@@ -247,6 +271,22 @@ export interface Image {
   /** The image's user: a numeric uid when it has one, else a user name ('' when unset). */
   uid?: number
   username?: string
+}
+
+/** What one runtime handler (a RuntimeClass's handler; '' is the default) can do. */
+export interface RuntimeHandler {
+  name: string
+  recursiveReadOnlyMounts: boolean
+  userNamespaces: boolean
+}
+
+/**
+ * The optional features a runtime reports in its Status (runtime_handlers, features). A runtime
+ * that predates these fields reports none: no handlers, and every feature false.
+ */
+export interface RuntimeFeatures {
+  handlers: RuntimeHandler[]
+  supplementalGroupsPolicy: boolean
 }
 
 export interface RuntimeCondition {

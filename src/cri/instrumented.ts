@@ -80,6 +80,7 @@ export function instrumentRuntime(rt: Runtime, deps: InstrumentDeps): Instrument
   const runtime: RuntimeService = {
     version: wrap('Version', false, () => r.version()),
     status: wrap('Status', false, () => r.status()),
+    runtimeFeatures: wrap('Status', false, () => r.runtimeFeatures()),
     runPodSandbox: wrap(
       'RunPodSandbox',
       true,
@@ -135,8 +136,9 @@ export function instrumentRuntime(rt: Runtime, deps: InstrumentDeps): Instrument
     pullImage: wrap(
       'PullImage',
       true,
-      (image, sandboxConfig?, opts?) => i.pullImage(image, sandboxConfig, opts),
-      (image) => ({image: image.image}),
+      (image, sandboxConfig?, opts?, auth?) => i.pullImage(image, sandboxConfig, opts, auth),
+      // Only whether credentials were given: they themselves never reach a log.
+      (image, _sandboxConfig?, _opts?, auth?) => ({image: image.image, ...(auth ? {withCredentials: true} : {})}),
       (ref) => ({imageRef: ref}),
     ),
     removeImage: wrap('RemoveImage', true, (image) => i.removeImage(image), (image) => ({image: image.image})),

@@ -2,6 +2,7 @@
 // decorated by cri/instrumented (deadlines, logs, metrics) and faked in test/support.
 // Every method rejects with a CriError naming the call.
 import type {
+  AuthConfig,
   Container,
   ContainerConfig,
   ContainerFilter,
@@ -16,6 +17,7 @@ import type {
   PodSandboxFilter,
   PodSandboxStatus,
   RuntimeCondition,
+  RuntimeFeatures,
   VersionInfo,
 } from './api.js'
 
@@ -31,6 +33,12 @@ export interface CriCallOptions {
 export interface RuntimeService {
   version(): Promise<VersionInfo>
   status(): Promise<RuntimeCondition[]>
+  /**
+   * The optional features the runtime reports (the same Status call, read for its handlers and
+   * features). Asked only when a pod uses a field that depends on one, so that plain runs make
+   * no extra call; callers keep the answer for the process.
+   */
+  runtimeFeatures(): Promise<RuntimeFeatures>
   /** Returns the new sandbox's ID. */
   runPodSandbox(config: PodSandboxConfig, runtimeHandler?: string): Promise<string>
   stopPodSandbox(podSandboxId: string): Promise<void>
@@ -55,8 +63,8 @@ export interface ImageService {
   listImages(filter?: ImageSpec): Promise<Image[]>
   /** Resolves to null when the image is not present. */
   imageStatus(image: ImageSpec): Promise<Image | null>
-  /** Returns the image reference (ID or digest) the runtime stored. */
-  pullImage(image: ImageSpec, sandboxConfig?: PodSandboxConfig, opts?: CriCallOptions): Promise<string>
+  /** Returns the image reference (ID or digest) the runtime stored. `auth`: the registry credentials, if any. */
+  pullImage(image: ImageSpec, sandboxConfig?: PodSandboxConfig, opts?: CriCallOptions, auth?: AuthConfig): Promise<string>
   removeImage(image: ImageSpec): Promise<void>
 }
 

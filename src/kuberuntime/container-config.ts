@@ -15,6 +15,7 @@ import type {
 import {ConfigError} from './errors.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 import {buildEnv, expand, expandAll, type NodeCapacity} from './env.js'
+import type {EnvFileStore} from './env-file.js'
 import {subPathError} from '../util/relative-path.js'
 import {HASH_VERSION, containerHash} from './hash.js'
 import {
@@ -39,6 +40,7 @@ import type {ContainerType} from './model.js'
 import {containerLogPath} from './naming.js'
 import {namespaceOptions, supplementalGroups} from './sandbox-config.js'
 import {containerOomScoreAdj} from './oom-score.js'
+import {appArmorProfileOf, criAppArmor} from './apparmor.js'
 
 export interface ContainerContext {
   /** The restart count the new container gets (CRI metadata.attempt). */
@@ -58,6 +60,14 @@ export interface ContainerContext {
   volumeSource: VolumeSourceOf
   /** Containers without a seccomp profile get RuntimeDefault (else Unconfined); default true. */
   seccompDefault?: boolean | undefined
+  /** The env files the container's fileKeyRefs name (read by the apply step); default none. */
+  envFiles?: EnvFileStore | undefined
+  /**
+   * The runtime makes mounts recursively read-only (its default handler reports
+   * recursive_read_only_mounts): `recursiveReadOnly: IfPossible` mounts use it. Enabled mounts
+   * always ask for it (admission refuses them on a runtime without it). Default false.
+   */
+  recursiveReadOnlyMounts?: boolean | undefined
 }
 
 /** A volume's directory on the host and whether containers always mount it read-only. */
@@ -140,6 +150,10 @@ export function containerSecurityContext(pod: Pod, container: Container, rootDir
   if (runAsGroup !== undefined) out.runAsGroup = {value: runAsGroup}
   const groups = supplementalGroups(pod)
   if (groups.length > 0) out.supplementalGroups = groups
+  const policy = podSc?.supplementalGroupsPolicy
+  if (policy === 'Merge' || policy === 'Strict') out.supplementalGroupsPolicy = policy
+  // Both AppArmor forms, as the kubelet sends them: runtimes before the `apparmor` message read the string.
+  Object.assign(out, criAppArmor(appArmorProfileOf(pod, container)))
   if (sc?.readOnlyRootFilesystem === true) out.readonlyRootfs = true
   if (sc?.allowPrivilegeEscalation === false) out.noNewPrivs = true
   // Privileged containers see everything; an Unmasked procMount asks for no masking.
@@ -178,7 +192,7 @@ function withSubPath(base: string, subPath: string): string {
  * projected volumes the directory their files are written to, always read-only as in the
  * kubelet. Volume kinds kube-node cannot provide are left out.
  */
-export function buildMounts(pod: Pod, container: Container, volumeSource: VolumeSourceOf, vars: ReadonlyMap<string, string> = new Map()): Mount[] {
+export function buildMounts(pod: Pod, container: Container, volumeSource: VolumeSourceOf, vars: ReadonlyMap<string, string> = new Map(), recursiveReadOnlyMounts = false): Mount[] {
   const volumes = pod.spec?.volumes ?? []
   const mounts: Mount[] = []
   for (const vm of container.volumeMounts ?? []) {
@@ -191,6 +205,8 @@ export function buildMounts(pod: Pod, container: Container, volumeSource: Volume
       readonly: vm.readOnly === true || source.readOnly,
       selinuxRelabel: false,
       propagation: propagation(vm.mountPropagation),
+      // The kubelet's resolveRecursiveReadOnly: validation has made sure the mount is read-only.
+      ...(vm.recursiveReadOnly === 'Enabled' || (vm.recursiveReadOnly === 'IfPossible' && recursiveReadOnlyMounts) ? {recursiveReadOnly: true} : {}),
     })
   }
   return mounts
@@ -220,6 +236,7 @@ export function buildContainerConfig(sp: StaticPod, container: Container, ctx: C
     hostIP: ctx.hostIP ?? '',
     objects: ctx.objects,
     nodeCapacity: ctx.nodeCapacity,
+    envFiles: ctx.envFiles,
   })
   const vars = new Map(envs.map((e) => [e.key, e.value]))
   return {
@@ -229,7 +246,7 @@ export function buildContainerConfig(sp: StaticPod, container: Container, ctx: C
     args: expandAll(container.args, vars),
     workingDir: container.workingDir ?? '',
     envs,
-    mounts: buildMounts(pod, container, ctx.volumeSource, vars),
+    mounts: buildMounts(pod, container, ctx.volumeSource, vars, ctx.recursiveReadOnlyMounts ?? false),
     labels: {
       [POD_NAME_LABEL]: name,
       [POD_NAMESPACE_LABEL]: namespace,

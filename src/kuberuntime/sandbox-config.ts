@@ -136,6 +136,9 @@ function sandboxSecurityContext(pod: Pod): LinuxSandboxSecurityContext {
   if (sc?.runAsGroup !== undefined) out.runAsGroup = {value: sc.runAsGroup}
   const groups = supplementalGroups(pod)
   if (groups.length > 0) out.supplementalGroups = groups
+  // Strict reaches only a runtime that reports supporting it (admission refuses the pod otherwise).
+  const policy = sc?.supplementalGroupsPolicy
+  if (policy === 'Merge' || policy === 'Strict') out.supplementalGroupsPolicy = policy
   return out
 }
 

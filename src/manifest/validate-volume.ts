@@ -7,6 +7,7 @@ import {unsupported} from '../util/unsupported.js'
 import {dnsLabelError} from './names.js'
 import {presentSources, UNSUPPORTED_SOURCES} from './volume-sources.js'
 import {volumeKindNamed} from '../volumes/registry.js'
+import {validateImageVolume} from './validate-runtime-fields.js'
 
 /** Validates `spec.volumes` (report prefixed with `spec`); returns the valid volume names. */
 export function validateVolumes(report: Report, v: unknown): Set<string> {
@@ -29,6 +30,7 @@ export function validateVolumes(report: Report, v: unknown): Set<string> {
     if (present.length > 1) r('', `must have exactly one volume source, got ${present.length} (${present.join(', ')})`)
     for (const k of present) {
       if ((UNSUPPORTED_SOURCES as readonly string[]).includes(k)) r(k, unsupported(k))
+      else if (k === 'image') validateImageVolume(r, vol[k])
       else validateSource(r, k, vol[k])
     }
   })

@@ -6,12 +6,15 @@ export const SUPPORTED_SOURCES: readonly string[] = VOLUME_KINDS.map((k) => k.na
 
 /** Sources that need the API server or a storage plugin. */
 export const UNSUPPORTED_SOURCES = [
-  'persistentVolumeClaim', 'ephemeral', 'csi', 'image', 'awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs',
+  'persistentVolumeClaim', 'ephemeral', 'csi', 'awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs',
   'cinder', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'gitRepo', 'glusterfs', 'iscsi', 'nfs',
   'photonPersistentDisk', 'portworxVolume', 'quobyte', 'rbd', 'scaleIO', 'storageos', 'vsphereVolume',
 ] as const
 
-export const ALL_SOURCES: readonly string[] = [...SUPPORTED_SOURCES, ...UNSUPPORTED_SOURCES]
+/** Sources valid in a manifest whose support depends on the runtime: checked at run/watch time (decide/runtime-support.ts). */
+export const RUNTIME_SOURCES = ['image'] as const
+
+export const ALL_SOURCES: readonly string[] = [...SUPPORTED_SOURCES, ...RUNTIME_SOURCES, ...UNSUPPORTED_SOURCES]
 
 /** The source keys set on a volume object. */
 export function presentSources(volume: object): string[] {

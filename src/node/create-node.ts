@@ -15,6 +15,7 @@ import {parseResolvConf} from '../kuberuntime/dns.js'
 import {BackOff, INITIAL_BACKOFF_MS, MAX_BACKOFF_MS} from '../loop/backoff.js'
 import {type HostFs} from '../host/port.js'
 import {nodeHostFs} from '../host/node-host-fs.js'
+import {createDiskUsageMeter} from '../host/disk-usage.js'
 import {podRecorder} from './pod-store.js'
 import type {SyncContext} from '../loop/sync-pod.js'
 import {ProbeManager} from '../prober/manager.js'
@@ -23,6 +24,9 @@ import type {SyncMetrics} from '../apply/sync-metrics.js'
 import {nodeCpuMilli, primaryHostIP} from '../util/node-info.js'
 import os from 'node:os'
 import {serialQueue} from '../util/serial-queue.js'
+
+import {readAppArmorHost, type AppArmorHost} from '../host/apparmor.js'
+import {runtimeSupportLoader} from './runtime-support.js'
 
 export interface KubeNode {
   readonly config: NodeConfig
@@ -54,6 +58,8 @@ export interface NodeOverrides {
   syncMetrics?: SyncMetrics
   /** Where probe runs go (watch's /metrics/probes). */
   probeMetrics?: ProbeMetrics
+  /** The host's AppArmor as a test wants it (default: read from /sys). */
+  appArmor?: () => Promise<AppArmorHost>
 }
 
 async function readHostDns(path: string, logger: Logger): Promise<DNSConfig> {
@@ -107,7 +113,9 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       nodeCapacity: {cpuMilli: nodeCpuMilli(), memoryBytes: os.totalmem()},
       serializePulls: config.serializeImagePulls === false ? undefined : serialQueue(),
       seccompDefault: config.seccompDefault ?? true,
+      runtimeSupport: runtimeSupportLoader(changing, overrides.appArmor ?? (() => readAppArmorHost())),
       metrics: overrides.syncMetrics,
+      diskUsage: createDiskUsageMeter(),
     }),
   })
   const node: KubeNode = {

@@ -58,6 +58,7 @@ export class OwnChanges {
       // Reads (and exec, which changes no container's state) pass through.
       version: () => runtime.version(),
       status: () => runtime.status(),
+      runtimeFeatures: () => runtime.runtimeFeatures(),
       listPodSandbox: (filter) => runtime.listPodSandbox(filter),
       listContainers: (filter) => runtime.listContainers(filter),
       containerStatus: (id) => runtime.containerStatus(id),

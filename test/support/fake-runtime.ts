@@ -3,6 +3,7 @@
 // lets a test inject errors per call, make containers exit, or hold calls that never end (a huge
 // pull, a hanging hook) until released or until the caller's signal cancels them.
 import type {
+  AuthConfig,
   Container,
   ContainerConfig,
   ContainerFilter,
@@ -17,6 +18,7 @@ import type {
   PodSandboxFilter,
   PodSandboxStatus,
   RuntimeCondition,
+  RuntimeFeatures,
   VersionInfo,
 } from '../../src/cri/api.js'
 import type {CriCallOptions, ImageService, Runtime, RuntimeService} from '../../src/cri/port.js'
@@ -65,11 +67,15 @@ export class FakeRuntime implements RuntimeService, ImageService, Runtime {
   readonly imageStore = new Map<string, Image>()
   /** Images that exist "in a registry" and can be pulled. */
   readonly pullable = new Set<string>()
+  /** Images whose registry accepts only these credentials (username:password). */
+  readonly registryLogins = new Map<string, string>()
   private readonly errors = new Map<string, {code: CriErrorCode; detail: string; times: number}>()
   /** Calls (by name) held without an answer from now on, and each call held so far with its release. */
   private readonly stalling = new Set<string>()
   private held: {call: string; release: () => void}[] = []
   private stallWaiters: {call: string; notify: () => void}[] = []
+  /** What Status reports beyond conditions; like containerd 1.6 by default: nothing. */
+  features: RuntimeFeatures = {handlers: [], supplementalGroupsPolicy: false}
   /** Calls whose caller cancelled them while they were held, in order. */
   readonly cancelled: string[] = []
   private nextId = 1
@@ -193,6 +199,11 @@ export class FakeRuntime implements RuntimeService, ImageService, Runtime {
   async version(): Promise<VersionInfo> {
     this.record('Version')
     return {version: '0.1.0', runtimeName: 'fake', runtimeVersion: '1.0.0', runtimeApiVersion: 'v1'}
+  }
+
+  async runtimeFeatures(): Promise<RuntimeFeatures> {
+    this.record('Status')
+    return structuredClone(this.features)
   }
 
   async status(): Promise<RuntimeCondition[]> {
@@ -368,10 +379,14 @@ export class FakeRuntime implements RuntimeService, ImageService, Runtime {
     return this.imageStore.get(normalize(image.image)) ?? null
   }
 
-  async pullImage(image: ImageSpec, _sandboxConfig?: PodSandboxConfig, opts?: CriCallOptions): Promise<string> {
-    this.record('PullImage', image)
+  async pullImage(image: ImageSpec, _sandboxConfig?: PodSandboxConfig, opts?: CriCallOptions, auth?: AuthConfig): Promise<string> {
+    this.record('PullImage', image, ...(auth ? [auth] : []))
     await this.hold('PullImage', opts)
     const n = normalize(image.image)
+    const login = this.registryLogins.get(n)
+    if (login !== undefined && !this.imageStore.has(n) && `${auth?.username}:${auth?.password}` !== login) {
+      throw new CriError('PullImage', 'Unknown', `failed to pull and unpack image "${image.image}": 401 Unauthorized`)
+    }
     if (!this.imageStore.has(n)) {
       if (!this.pullable.has(n)) throw new CriError('PullImage', 'NotFound', `failed to resolve reference "${image.image}": not found`)
       this.addImage(n)

@@ -2,7 +2,7 @@
 // Like the kubelet's remote runtime: a 16 MiB receive limit, one deadline for every call except
 // PullImage, ExecSync given its own timeout plus that margin, and every failure as a CriError.
 import {Channel, credentials, type CallOptions, type ServiceError} from '@grpc/grpc-js'
-import type {ContainerConfig, ContainerFilter, ContainerStatsFilter, ImageSpec, PodSandboxConfig, PodSandboxFilter} from '../api.js'
+import type {AuthConfig, ContainerConfig, ContainerFilter, ContainerStatsFilter, ImageSpec, PodSandboxConfig, PodSandboxFilter} from '../api.js'
 import type {CriCallOptions, ImageService, Runtime, RuntimeService} from '../port.js'
 import {CriError} from '../../util/errors.js'
 import {
@@ -16,11 +16,13 @@ import {
   execSyncFromWire,
   imageFromWire,
   imageSpecToWire,
+  authConfigToWire,
   podSandboxConfigToWire,
   podSandboxFilterToWire,
   podSandboxFromWire,
   podSandboxStatusFromWire,
   versionFromWire,
+  runtimeFeaturesFromWire,
 } from './convert.js'
 import {parseEndpoint} from './endpoint.js'
 import {toCriError} from './errors.js'
@@ -109,6 +111,7 @@ export function createGrpcRuntime(opts: GrpcRuntimeOptions): Runtime {
       versionFromWire(await unary<W.VersionResponse__Output>('Version', timeout, (o, cb) => rt.Version({version: KUBE_RUNTIME_API_VERSION}, o, cb))),
 
     status: async () => conditionsFromWire(await unary<W.StatusResponse__Output>('Status', timeout, (o, cb) => rt.Status({verbose: false}, o, cb))),
+    runtimeFeatures: async () => runtimeFeaturesFromWire(await unary<W.StatusResponse__Output>('Status', timeout, (o, cb) => rt.Status({verbose: false}, o, cb))),
 
     runPodSandbox: async (config: PodSandboxConfig, runtimeHandler?: string) => {
       const req = {config: podSandboxConfigToWire(config), runtimeHandler: runtimeHandler ?? ''}
@@ -205,9 +208,10 @@ export function createGrpcRuntime(opts: GrpcRuntimeOptions): Runtime {
       return res.image && res.image.id !== '' ? imageFromWire(res.image) : null
     },
 
-    pullImage: async (image: ImageSpec, sandboxConfig?: PodSandboxConfig, callOpts?: CriCallOptions) => {
+    pullImage: async (image: ImageSpec, sandboxConfig?: PodSandboxConfig, callOpts?: CriCallOptions, auth?: AuthConfig) => {
       const req = {
         image: imageSpecToWire(image),
+        auth: auth ? authConfigToWire(auth) : null,
         sandboxConfig: sandboxConfig ? podSandboxConfigToWire(sandboxConfig) : null,
       }
       // No deadline: a pull takes as long as the image is large (the kubelet does the same); only

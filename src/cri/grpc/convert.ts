@@ -4,6 +4,7 @@
 // their proto names, and a name this proto does not know (a newer runtime) falls back to the
 // "unknown" value; unset messages arrive as null and become defaults or absent optionals.
 import type {
+  AuthConfig,
   Container,
   ContainerConfig,
   ContainerFilter,
@@ -26,9 +27,11 @@ import type {
   PodSandboxState,
   PodSandboxStatus,
   RuntimeCondition,
+  RuntimeFeatures,
   VersionInfo,
 } from '../api.js'
 import type {Container__Output as WireContainer} from './generated/runtime/v1/Container.js'
+import type {AuthConfig as WireAuthConfig} from './generated/runtime/v1/AuthConfig.js'
 import type {ContainerConfig as WireContainerConfig} from './generated/runtime/v1/ContainerConfig.js'
 import type {ContainerFilter as WireContainerFilter} from './generated/runtime/v1/ContainerFilter.js'
 import type {ContainerMetadata__Output as WireContainerMetadata} from './generated/runtime/v1/ContainerMetadata.js'
@@ -103,6 +106,18 @@ export function imageSpecToWire(s: ImageSpec): WireImageSpecIn {
   }
 }
 
+/** Every field set, empty when absent, as the kubelet fills runtimeapi.AuthConfig. */
+export function authConfigToWire(a: AuthConfig): WireAuthConfig {
+  return {
+    username: a.username ?? '',
+    password: a.password ?? '',
+    auth: a.auth ?? '',
+    serverAddress: a.serverAddress ?? '',
+    identityToken: a.identityToken ?? '',
+    registryToken: a.registryToken ?? '',
+  }
+}
+
 export function podSandboxFilterToWire(f: PodSandboxFilter): WirePodSandboxFilter {
   return {
     id: f.id ?? '',
@@ -145,6 +160,18 @@ export function conditionsFromWire(s: WireStatusResponse): RuntimeCondition[] {
   }))
 }
 
+/** Handlers and features of a Status answer; absent fields (an older runtime) are unsupported. */
+export function runtimeFeaturesFromWire(s: WireStatusResponse): RuntimeFeatures {
+  return {
+    handlers: (s.runtimeHandlers ?? []).map((h) => ({
+      name: h.name,
+      recursiveReadOnlyMounts: h.features?.recursiveReadOnlyMounts ?? false,
+      userNamespaces: h.features?.userNamespaces ?? false,
+    })),
+    supplementalGroupsPolicy: s.features?.supplementalGroupsPolicy ?? false,
+  }
+}
+
 function sandboxMetadataFromWire(m: WirePodSandboxMetadata | null): PodSandboxMetadata {
   return {name: m?.name ?? '', uid: m?.uid ?? '', namespace: m?.namespace ?? '', attempt: m?.attempt ?? 0}
 }
@@ -172,6 +199,7 @@ function mountFromWire(m: WireMount): Mount {
     readonly: m.readonly,
     selinuxRelabel: m.selinuxRelabel,
     propagation: oneOf(propagations, m.propagation, 'PROPAGATION_PRIVATE'),
+    ...(m.recursiveReadOnly ? {recursiveReadOnly: true} : {}),
   }
 }
 

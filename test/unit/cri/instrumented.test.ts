@@ -38,6 +38,7 @@ function stubRuntime(): Runtime & {closed: boolean} {
   const runtime: RuntimeService = {
     version: async () => ({version: '0.1.0', runtimeName: 'stub', runtimeVersion: '1', runtimeApiVersion: 'v1'}),
     status: async () => [],
+    runtimeFeatures: async () => ({handlers: [], supplementalGroupsPolicy: false}),
     runPodSandbox: async () => 'sb-1',
     stopPodSandbox: async () => {},
     removePodSandbox: async () => {},
@@ -83,6 +84,21 @@ describe('instrumentRuntime', () => {
     expect(await rt.images.pullImage({image: 'busybox'})).toBe('sha256:abc')
     await expect(rt.runtime.removeContainer('c-9')).rejects.toMatchObject({code: 'NotFound', call: 'RemoveContainer'})
     expect(rt.callCounts()).toEqual({RunPodSandbox: 1, ListPodSandbox: 2, PullImage: 1, RemoveContainer: 1})
+  })
+
+  it('passes registry credentials to PullImage and logs only that there were some', async () => {
+    const stub = stubRuntime()
+    let seen: unknown
+    stub.images.pullImage = async (_image, _sandbox, _opts, auth) => {
+      seen = auth
+      return 'sha256:abc'
+    }
+    const logger = recordingLogger(10)
+    const rt = instrumentRuntime(stub, {logger})
+    await rt.images.pullImage({image: 'r.io/app'}, undefined, undefined, {username: 'u', password: 'hunter2-pw'})
+    expect(seen).toEqual({username: 'u', password: 'hunter2-pw'})
+    expect(JSON.stringify(logger.lines)).not.toContain('hunter2-pw')
+    expect(logger.lines.find((l) => l.fields['call'] === 'PullImage')?.fields).toMatchObject({image: 'r.io/app', withCredentials: true})
   })
 
   it('callCounts returns a snapshot, not a live view', async () => {

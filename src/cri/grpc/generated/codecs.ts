@@ -553,6 +553,7 @@ export const runtime = $root.runtime = (() => {
             Mount.prototype.readonly = false;
             Mount.prototype.selinuxRelabel = false;
             Mount.prototype.propagation = 0;
+            Mount.prototype.recursiveReadOnly = false;
 
             Mount.create = function create(properties) {
                 return new Mount(properties);
@@ -575,6 +576,8 @@ export const runtime = $root.runtime = (() => {
                     w.uint32(32).bool(m.selinuxRelabel);
                 if (m.propagation != null && Object.hasOwnProperty.call(m, "propagation"))
                     w.uint32(40).int32(m.propagation);
+                if (m.recursiveReadOnly != null && Object.hasOwnProperty.call(m, "recursiveReadOnly"))
+                    w.uint32(64).bool(m.recursiveReadOnly);
                 return w;
             };
 
@@ -619,6 +622,10 @@ export const runtime = $root.runtime = (() => {
                         }
                     case 5: {
                             m.propagation = r.int32();
+                            break;
+                        }
+                    case 8: {
+                            m.recursiveReadOnly = r.bool();
                             break;
                         }
                     default:
@@ -676,6 +683,9 @@ export const runtime = $root.runtime = (() => {
                     m.propagation = 2;
                     break;
                 }
+                if (d.recursiveReadOnly != null) {
+                    m.recursiveReadOnly = Boolean(d.recursiveReadOnly);
+                }
                 return m;
             };
 
@@ -693,6 +703,7 @@ export const runtime = $root.runtime = (() => {
                     d.readonly = false;
                     d.selinuxRelabel = false;
                     d.propagation = o.enums === String ? "PROPAGATION_PRIVATE" : 0;
+                    d.recursiveReadOnly = false;
                 }
                 if (m.containerPath != null && Object.hasOwnProperty.call(m, "containerPath")) {
                     d.containerPath = m.containerPath;
@@ -708,6 +719,9 @@ export const runtime = $root.runtime = (() => {
                 }
                 if (m.propagation != null && Object.hasOwnProperty.call(m, "propagation")) {
                     d.propagation = o.enums === String ? $root.runtime.v1.MountPropagation[m.propagation] === undefined ? m.propagation : $root.runtime.v1.MountPropagation[m.propagation] : m.propagation;
+                }
+                if (m.recursiveReadOnly != null && Object.hasOwnProperty.call(m, "recursiveReadOnly")) {
+                    d.recursiveReadOnly = m.recursiveReadOnly;
                 }
                 return d;
             };
@@ -2267,6 +2281,378 @@ export const runtime = $root.runtime = (() => {
             return RuntimeCondition;
         })();
 
+        v1.RuntimeHandlerFeatures = (function() {
+
+            function RuntimeHandlerFeatures(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            RuntimeHandlerFeatures.prototype.recursiveReadOnlyMounts = false;
+            RuntimeHandlerFeatures.prototype.userNamespaces = false;
+
+            RuntimeHandlerFeatures.create = function create(properties) {
+                return new RuntimeHandlerFeatures(properties);
+            };
+
+            RuntimeHandlerFeatures.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.recursiveReadOnlyMounts != null && Object.hasOwnProperty.call(m, "recursiveReadOnlyMounts"))
+                    w.uint32(8).bool(m.recursiveReadOnlyMounts);
+                if (m.userNamespaces != null && Object.hasOwnProperty.call(m, "userNamespaces"))
+                    w.uint32(16).bool(m.userNamespaces);
+                return w;
+            };
+
+            RuntimeHandlerFeatures.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.runtime.v1.RuntimeHandlerFeatures();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.recursiveReadOnlyMounts = r.bool();
+                            break;
+                        }
+                    case 2: {
+                            m.userNamespaces = r.bool();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            RuntimeHandlerFeatures.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.runtime.v1.RuntimeHandlerFeatures)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".runtime.v1.RuntimeHandlerFeatures: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.runtime.v1.RuntimeHandlerFeatures();
+                if (d.recursiveReadOnlyMounts != null) {
+                    m.recursiveReadOnlyMounts = Boolean(d.recursiveReadOnlyMounts);
+                }
+                if (d.userNamespaces != null) {
+                    m.userNamespaces = Boolean(d.userNamespaces);
+                }
+                return m;
+            };
+
+            RuntimeHandlerFeatures.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.recursiveReadOnlyMounts = false;
+                    d.userNamespaces = false;
+                }
+                if (m.recursiveReadOnlyMounts != null && Object.hasOwnProperty.call(m, "recursiveReadOnlyMounts")) {
+                    d.recursiveReadOnlyMounts = m.recursiveReadOnlyMounts;
+                }
+                if (m.userNamespaces != null && Object.hasOwnProperty.call(m, "userNamespaces")) {
+                    d.userNamespaces = m.userNamespaces;
+                }
+                return d;
+            };
+
+            RuntimeHandlerFeatures.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            RuntimeHandlerFeatures.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/runtime.v1.RuntimeHandlerFeatures";
+            };
+
+            return RuntimeHandlerFeatures;
+        })();
+
+        v1.RuntimeHandler = (function() {
+
+            function RuntimeHandler(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            RuntimeHandler.prototype.name = "";
+            RuntimeHandler.prototype.features = null;
+
+            RuntimeHandler.create = function create(properties) {
+                return new RuntimeHandler(properties);
+            };
+
+            RuntimeHandler.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.name != null && Object.hasOwnProperty.call(m, "name"))
+                    w.uint32(10).string(m.name);
+                if (m.features != null && Object.hasOwnProperty.call(m, "features"))
+                    $root.runtime.v1.RuntimeHandlerFeatures.encode(m.features, w.uint32(18).fork(), q + 1).ldelim();
+                return w;
+            };
+
+            RuntimeHandler.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.runtime.v1.RuntimeHandler();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.name = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.features = $root.runtime.v1.RuntimeHandlerFeatures.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            RuntimeHandler.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.runtime.v1.RuntimeHandler)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".runtime.v1.RuntimeHandler: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.runtime.v1.RuntimeHandler();
+                if (d.name != null) {
+                    m.name = String(d.name);
+                }
+                if (d.features != null) {
+                    if (!$util.isObject(d.features))
+                        throw TypeError(".runtime.v1.RuntimeHandler.features: object expected");
+                    m.features = $root.runtime.v1.RuntimeHandlerFeatures.fromObject(d.features, n + 1);
+                }
+                return m;
+            };
+
+            RuntimeHandler.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.name = "";
+                    d.features = null;
+                }
+                if (m.name != null && Object.hasOwnProperty.call(m, "name")) {
+                    d.name = m.name;
+                }
+                if (m.features != null && Object.hasOwnProperty.call(m, "features")) {
+                    d.features = $root.runtime.v1.RuntimeHandlerFeatures.toObject(m.features, o, q + 1);
+                }
+                return d;
+            };
+
+            RuntimeHandler.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            RuntimeHandler.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/runtime.v1.RuntimeHandler";
+            };
+
+            return RuntimeHandler;
+        })();
+
+        v1.RuntimeFeatures = (function() {
+
+            function RuntimeFeatures(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            RuntimeFeatures.prototype.supplementalGroupsPolicy = false;
+
+            RuntimeFeatures.create = function create(properties) {
+                return new RuntimeFeatures(properties);
+            };
+
+            RuntimeFeatures.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.supplementalGroupsPolicy != null && Object.hasOwnProperty.call(m, "supplementalGroupsPolicy"))
+                    w.uint32(8).bool(m.supplementalGroupsPolicy);
+                return w;
+            };
+
+            RuntimeFeatures.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.runtime.v1.RuntimeFeatures();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.supplementalGroupsPolicy = r.bool();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            RuntimeFeatures.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.runtime.v1.RuntimeFeatures)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".runtime.v1.RuntimeFeatures: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.runtime.v1.RuntimeFeatures();
+                if (d.supplementalGroupsPolicy != null) {
+                    m.supplementalGroupsPolicy = Boolean(d.supplementalGroupsPolicy);
+                }
+                return m;
+            };
+
+            RuntimeFeatures.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.supplementalGroupsPolicy = false;
+                }
+                if (m.supplementalGroupsPolicy != null && Object.hasOwnProperty.call(m, "supplementalGroupsPolicy")) {
+                    d.supplementalGroupsPolicy = m.supplementalGroupsPolicy;
+                }
+                return d;
+            };
+
+            RuntimeFeatures.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            RuntimeFeatures.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/runtime.v1.RuntimeFeatures";
+            };
+
+            return RuntimeFeatures;
+        })();
+
         v1.RuntimeStatus = (function() {
 
             function RuntimeStatus(p) {
@@ -2514,6 +2900,7 @@ export const runtime = $root.runtime = (() => {
 
             function StatusResponse(p) {
                 this.info = {};
+                this.runtimeHandlers = [];
                 if (p)
                     for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
                         if (p[ks[i]] != null && ks[i] !== "__proto__")
@@ -2522,6 +2909,8 @@ export const runtime = $root.runtime = (() => {
 
             StatusResponse.prototype.status = null;
             StatusResponse.prototype.info = $util.emptyObject;
+            StatusResponse.prototype.runtimeHandlers = $util.emptyArray;
+            StatusResponse.prototype.features = null;
 
             StatusResponse.create = function create(properties) {
                 return new StatusResponse(properties);
@@ -2541,6 +2930,12 @@ export const runtime = $root.runtime = (() => {
                         w.uint32(18).fork().uint32(10).string(ks[i]).uint32(18).string(m.info[ks[i]]).ldelim();
                     }
                 }
+                if (m.runtimeHandlers != null && m.runtimeHandlers.length) {
+                    for (var i = 0; i < m.runtimeHandlers.length; ++i)
+                        $root.runtime.v1.RuntimeHandler.encode(m.runtimeHandlers[i], w.uint32(26).fork(), q + 1).ldelim();
+                }
+                if (m.features != null && Object.hasOwnProperty.call(m, "features"))
+                    $root.runtime.v1.RuntimeFeatures.encode(m.features, w.uint32(34).fork(), q + 1).ldelim();
                 return w;
             };
 
@@ -2602,6 +2997,16 @@ export const runtime = $root.runtime = (() => {
                             m.info[k] = value;
                             break;
                         }
+                    case 3: {
+                            if (!(m.runtimeHandlers && m.runtimeHandlers.length))
+                                m.runtimeHandlers = [];
+                            m.runtimeHandlers.push($root.runtime.v1.RuntimeHandler.decode(r, r.uint32(), undefined, n + 1));
+                            break;
+                        }
+                    case 4: {
+                            m.features = $root.runtime.v1.RuntimeFeatures.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
                     default:
                         r.skipType(t & 7, n);
                         break;
@@ -2640,6 +3045,21 @@ export const runtime = $root.runtime = (() => {
                         m.info[ks[i]] = String(d.info[ks[i]]);
                     }
                 }
+                if (d.runtimeHandlers) {
+                    if (!Array.isArray(d.runtimeHandlers))
+                        throw TypeError(".runtime.v1.StatusResponse.runtimeHandlers: array expected");
+                    m.runtimeHandlers = [];
+                    for (var i = 0; i < d.runtimeHandlers.length; ++i) {
+                        if (!$util.isObject(d.runtimeHandlers[i]))
+                            throw TypeError(".runtime.v1.StatusResponse.runtimeHandlers: object expected");
+                        m.runtimeHandlers[i] = $root.runtime.v1.RuntimeHandler.fromObject(d.runtimeHandlers[i], n + 1);
+                    }
+                }
+                if (d.features != null) {
+                    if (!$util.isObject(d.features))
+                        throw TypeError(".runtime.v1.StatusResponse.features: object expected");
+                    m.features = $root.runtime.v1.RuntimeFeatures.fromObject(d.features, n + 1);
+                }
                 return m;
             };
 
@@ -2651,11 +3071,15 @@ export const runtime = $root.runtime = (() => {
                 if (q > $util.recursionLimit)
                     throw Error("max depth exceeded");
                 var d = {};
+                if (o.arrays || o.defaults) {
+                    d.runtimeHandlers = [];
+                }
                 if (o.objects || o.defaults) {
                     d.info = {};
                 }
                 if (o.defaults) {
                     d.status = null;
+                    d.features = null;
                 }
                 if (m.status != null && Object.hasOwnProperty.call(m, "status")) {
                     d.status = $root.runtime.v1.RuntimeStatus.toObject(m.status, o, q + 1);
@@ -2668,6 +3092,15 @@ export const runtime = $root.runtime = (() => {
                             $util.makeProp(d.info, ks2[j]);
                         d.info[ks2[j]] = m.info[ks2[j]];
                     }
+                }
+                if (m.runtimeHandlers && m.runtimeHandlers.length) {
+                    d.runtimeHandlers = [];
+                    for (var j = 0; j < m.runtimeHandlers.length; ++j) {
+                        d.runtimeHandlers[j] = $root.runtime.v1.RuntimeHandler.toObject(m.runtimeHandlers[j], o, q + 1);
+                    }
+                }
+                if (m.features != null && Object.hasOwnProperty.call(m, "features")) {
+                    d.features = $root.runtime.v1.RuntimeFeatures.toObject(m.features, o, q + 1);
                 }
                 return d;
             };
@@ -2703,6 +3136,8 @@ export const runtime = $root.runtime = (() => {
             LinuxSandboxSecurityContext.prototype.privileged = false;
             LinuxSandboxSecurityContext.prototype.runAsGroup = null;
             LinuxSandboxSecurityContext.prototype.seccomp = null;
+            LinuxSandboxSecurityContext.prototype.apparmor = null;
+            LinuxSandboxSecurityContext.prototype.supplementalGroupsPolicy = 0;
 
             LinuxSandboxSecurityContext.create = function create(properties) {
                 return new LinuxSandboxSecurityContext(properties);
@@ -2733,6 +3168,10 @@ export const runtime = $root.runtime = (() => {
                     $root.runtime.v1.Int64Value.encode(m.runAsGroup, w.uint32(66).fork(), q + 1).ldelim();
                 if (m.seccomp != null && Object.hasOwnProperty.call(m, "seccomp"))
                     $root.runtime.v1.SecurityProfile.encode(m.seccomp, w.uint32(74).fork(), q + 1).ldelim();
+                if (m.apparmor != null && Object.hasOwnProperty.call(m, "apparmor"))
+                    $root.runtime.v1.SecurityProfile.encode(m.apparmor, w.uint32(82).fork(), q + 1).ldelim();
+                if (m.supplementalGroupsPolicy != null && Object.hasOwnProperty.call(m, "supplementalGroupsPolicy"))
+                    w.uint32(88).int32(m.supplementalGroupsPolicy);
                 return w;
             };
 
@@ -2800,6 +3239,14 @@ export const runtime = $root.runtime = (() => {
                             m.seccomp = $root.runtime.v1.SecurityProfile.decode(r, r.uint32(), undefined, n + 1);
                             break;
                         }
+                    case 10: {
+                            m.apparmor = $root.runtime.v1.SecurityProfile.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 11: {
+                            m.supplementalGroupsPolicy = r.int32();
+                            break;
+                        }
                     default:
                         r.skipType(t & 7, n);
                         break;
@@ -2864,6 +3311,27 @@ export const runtime = $root.runtime = (() => {
                         throw TypeError(".runtime.v1.LinuxSandboxSecurityContext.seccomp: object expected");
                     m.seccomp = $root.runtime.v1.SecurityProfile.fromObject(d.seccomp, n + 1);
                 }
+                if (d.apparmor != null) {
+                    if (!$util.isObject(d.apparmor))
+                        throw TypeError(".runtime.v1.LinuxSandboxSecurityContext.apparmor: object expected");
+                    m.apparmor = $root.runtime.v1.SecurityProfile.fromObject(d.apparmor, n + 1);
+                }
+                switch (d.supplementalGroupsPolicy) {
+                default:
+                    if (typeof d.supplementalGroupsPolicy === "number") {
+                        m.supplementalGroupsPolicy = d.supplementalGroupsPolicy;
+                        break;
+                    }
+                    break;
+                case "Merge":
+                case 0:
+                    m.supplementalGroupsPolicy = 0;
+                    break;
+                case "Strict":
+                case 1:
+                    m.supplementalGroupsPolicy = 1;
+                    break;
+                }
                 return m;
             };
 
@@ -2885,6 +3353,8 @@ export const runtime = $root.runtime = (() => {
                     d.privileged = false;
                     d.runAsGroup = null;
                     d.seccomp = null;
+                    d.apparmor = null;
+                    d.supplementalGroupsPolicy = o.enums === String ? "Merge" : 0;
                 }
                 if (m.namespaceOptions != null && Object.hasOwnProperty.call(m, "namespaceOptions")) {
                     d.namespaceOptions = $root.runtime.v1.NamespaceOption.toObject(m.namespaceOptions, o, q + 1);
@@ -2915,6 +3385,12 @@ export const runtime = $root.runtime = (() => {
                 if (m.seccomp != null && Object.hasOwnProperty.call(m, "seccomp")) {
                     d.seccomp = $root.runtime.v1.SecurityProfile.toObject(m.seccomp, o, q + 1);
                 }
+                if (m.apparmor != null && Object.hasOwnProperty.call(m, "apparmor")) {
+                    d.apparmor = $root.runtime.v1.SecurityProfile.toObject(m.apparmor, o, q + 1);
+                }
+                if (m.supplementalGroupsPolicy != null && Object.hasOwnProperty.call(m, "supplementalGroupsPolicy")) {
+                    d.supplementalGroupsPolicy = o.enums === String ? $root.runtime.v1.SupplementalGroupsPolicy[m.supplementalGroupsPolicy] === undefined ? m.supplementalGroupsPolicy : $root.runtime.v1.SupplementalGroupsPolicy[m.supplementalGroupsPolicy] : m.supplementalGroupsPolicy;
+                }
                 return d;
             };
 
@@ -2930,6 +3406,13 @@ export const runtime = $root.runtime = (() => {
             };
 
             return LinuxSandboxSecurityContext;
+        })();
+
+        v1.SupplementalGroupsPolicy = (function() {
+            const valuesById = {}, values = Object.create(valuesById);
+            values[valuesById[0] = "Merge"] = 0;
+            values[valuesById[1] = "Strict"] = 1;
+            return values;
         })();
 
         v1.LinuxPodSandboxConfig = (function() {
@@ -6305,6 +6788,9 @@ export const runtime = $root.runtime = (() => {
             LinuxContainerSecurityContext.prototype.maskedPaths = $util.emptyArray;
             LinuxContainerSecurityContext.prototype.readonlyPaths = $util.emptyArray;
             LinuxContainerSecurityContext.prototype.seccomp = null;
+            LinuxContainerSecurityContext.prototype.apparmor = null;
+            LinuxContainerSecurityContext.prototype.supplementalGroupsPolicy = 0;
+            LinuxContainerSecurityContext.prototype.apparmorProfile = "";
 
             LinuxContainerSecurityContext.create = function create(properties) {
                 return new LinuxContainerSecurityContext(properties);
@@ -6335,6 +6821,8 @@ export const runtime = $root.runtime = (() => {
                         w.int64(m.supplementalGroups[i]);
                     w.ldelim();
                 }
+                if (m.apparmorProfile != null && Object.hasOwnProperty.call(m, "apparmorProfile"))
+                    w.uint32(74).string(m.apparmorProfile);
                 if (m.noNewPrivs != null && Object.hasOwnProperty.call(m, "noNewPrivs"))
                     w.uint32(88).bool(m.noNewPrivs);
                 if (m.runAsGroup != null && Object.hasOwnProperty.call(m, "runAsGroup"))
@@ -6349,6 +6837,10 @@ export const runtime = $root.runtime = (() => {
                 }
                 if (m.seccomp != null && Object.hasOwnProperty.call(m, "seccomp"))
                     $root.runtime.v1.SecurityProfile.encode(m.seccomp, w.uint32(122).fork(), q + 1).ldelim();
+                if (m.apparmor != null && Object.hasOwnProperty.call(m, "apparmor"))
+                    $root.runtime.v1.SecurityProfile.encode(m.apparmor, w.uint32(130).fork(), q + 1).ldelim();
+                if (m.supplementalGroupsPolicy != null && Object.hasOwnProperty.call(m, "supplementalGroupsPolicy"))
+                    w.uint32(136).int32(m.supplementalGroupsPolicy);
                 return w;
             };
 
@@ -6438,6 +6930,18 @@ export const runtime = $root.runtime = (() => {
                         }
                     case 15: {
                             m.seccomp = $root.runtime.v1.SecurityProfile.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 16: {
+                            m.apparmor = $root.runtime.v1.SecurityProfile.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 17: {
+                            m.supplementalGroupsPolicy = r.int32();
+                            break;
+                        }
+                    case 9: {
+                            m.apparmorProfile = r.string();
                             break;
                         }
                     default:
@@ -6531,6 +7035,30 @@ export const runtime = $root.runtime = (() => {
                         throw TypeError(".runtime.v1.LinuxContainerSecurityContext.seccomp: object expected");
                     m.seccomp = $root.runtime.v1.SecurityProfile.fromObject(d.seccomp, n + 1);
                 }
+                if (d.apparmor != null) {
+                    if (!$util.isObject(d.apparmor))
+                        throw TypeError(".runtime.v1.LinuxContainerSecurityContext.apparmor: object expected");
+                    m.apparmor = $root.runtime.v1.SecurityProfile.fromObject(d.apparmor, n + 1);
+                }
+                switch (d.supplementalGroupsPolicy) {
+                default:
+                    if (typeof d.supplementalGroupsPolicy === "number") {
+                        m.supplementalGroupsPolicy = d.supplementalGroupsPolicy;
+                        break;
+                    }
+                    break;
+                case "Merge":
+                case 0:
+                    m.supplementalGroupsPolicy = 0;
+                    break;
+                case "Strict":
+                case 1:
+                    m.supplementalGroupsPolicy = 1;
+                    break;
+                }
+                if (d.apparmorProfile != null) {
+                    m.apparmorProfile = String(d.apparmorProfile);
+                }
                 return m;
             };
 
@@ -6554,9 +7082,12 @@ export const runtime = $root.runtime = (() => {
                     d.runAsUser = null;
                     d.runAsUsername = "";
                     d.readonlyRootfs = false;
+                    d.apparmorProfile = "";
                     d.noNewPrivs = false;
                     d.runAsGroup = null;
                     d.seccomp = null;
+                    d.apparmor = null;
+                    d.supplementalGroupsPolicy = o.enums === String ? "Merge" : 0;
                 }
                 if (m.capabilities != null && Object.hasOwnProperty.call(m, "capabilities")) {
                     d.capabilities = $root.runtime.v1.Capability.toObject(m.capabilities, o, q + 1);
@@ -6587,6 +7118,9 @@ export const runtime = $root.runtime = (() => {
                             d.supplementalGroups[j] = o.longs === String ? $util.Long.prototype.toString.call(m.supplementalGroups[j]) : o.longs === Number ? new $util.LongBits(m.supplementalGroups[j].low >>> 0, m.supplementalGroups[j].high >>> 0).toNumber() : m.supplementalGroups[j];
                     }
                 }
+                if (m.apparmorProfile != null && Object.hasOwnProperty.call(m, "apparmorProfile")) {
+                    d.apparmorProfile = m.apparmorProfile;
+                }
                 if (m.noNewPrivs != null && Object.hasOwnProperty.call(m, "noNewPrivs")) {
                     d.noNewPrivs = m.noNewPrivs;
                 }
@@ -6607,6 +7141,12 @@ export const runtime = $root.runtime = (() => {
                 }
                 if (m.seccomp != null && Object.hasOwnProperty.call(m, "seccomp")) {
                     d.seccomp = $root.runtime.v1.SecurityProfile.toObject(m.seccomp, o, q + 1);
+                }
+                if (m.apparmor != null && Object.hasOwnProperty.call(m, "apparmor")) {
+                    d.apparmor = $root.runtime.v1.SecurityProfile.toObject(m.apparmor, o, q + 1);
+                }
+                if (m.supplementalGroupsPolicy != null && Object.hasOwnProperty.call(m, "supplementalGroupsPolicy")) {
+                    d.supplementalGroupsPolicy = o.enums === String ? $root.runtime.v1.SupplementalGroupsPolicy[m.supplementalGroupsPolicy] === undefined ? m.supplementalGroupsPolicy : $root.runtime.v1.SupplementalGroupsPolicy[m.supplementalGroupsPolicy] : m.supplementalGroupsPolicy;
                 }
                 return d;
             };
@@ -12721,6 +13261,190 @@ export const runtime = $root.runtime = (() => {
             return ImageStatusResponse;
         })();
 
+        v1.AuthConfig = (function() {
+
+            function AuthConfig(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            AuthConfig.prototype.username = "";
+            AuthConfig.prototype.password = "";
+            AuthConfig.prototype.auth = "";
+            AuthConfig.prototype.serverAddress = "";
+            AuthConfig.prototype.identityToken = "";
+            AuthConfig.prototype.registryToken = "";
+
+            AuthConfig.create = function create(properties) {
+                return new AuthConfig(properties);
+            };
+
+            AuthConfig.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.username != null && Object.hasOwnProperty.call(m, "username"))
+                    w.uint32(10).string(m.username);
+                if (m.password != null && Object.hasOwnProperty.call(m, "password"))
+                    w.uint32(18).string(m.password);
+                if (m.auth != null && Object.hasOwnProperty.call(m, "auth"))
+                    w.uint32(26).string(m.auth);
+                if (m.serverAddress != null && Object.hasOwnProperty.call(m, "serverAddress"))
+                    w.uint32(34).string(m.serverAddress);
+                if (m.identityToken != null && Object.hasOwnProperty.call(m, "identityToken"))
+                    w.uint32(42).string(m.identityToken);
+                if (m.registryToken != null && Object.hasOwnProperty.call(m, "registryToken"))
+                    w.uint32(50).string(m.registryToken);
+                return w;
+            };
+
+            AuthConfig.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.runtime.v1.AuthConfig();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.username = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.password = r.string();
+                            break;
+                        }
+                    case 3: {
+                            m.auth = r.string();
+                            break;
+                        }
+                    case 4: {
+                            m.serverAddress = r.string();
+                            break;
+                        }
+                    case 5: {
+                            m.identityToken = r.string();
+                            break;
+                        }
+                    case 6: {
+                            m.registryToken = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            AuthConfig.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.runtime.v1.AuthConfig)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".runtime.v1.AuthConfig: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.runtime.v1.AuthConfig();
+                if (d.username != null) {
+                    m.username = String(d.username);
+                }
+                if (d.password != null) {
+                    m.password = String(d.password);
+                }
+                if (d.auth != null) {
+                    m.auth = String(d.auth);
+                }
+                if (d.serverAddress != null) {
+                    m.serverAddress = String(d.serverAddress);
+                }
+                if (d.identityToken != null) {
+                    m.identityToken = String(d.identityToken);
+                }
+                if (d.registryToken != null) {
+                    m.registryToken = String(d.registryToken);
+                }
+                return m;
+            };
+
+            AuthConfig.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.username = "";
+                    d.password = "";
+                    d.auth = "";
+                    d.serverAddress = "";
+                    d.identityToken = "";
+                    d.registryToken = "";
+                }
+                if (m.username != null && Object.hasOwnProperty.call(m, "username")) {
+                    d.username = m.username;
+                }
+                if (m.password != null && Object.hasOwnProperty.call(m, "password")) {
+                    d.password = m.password;
+                }
+                if (m.auth != null && Object.hasOwnProperty.call(m, "auth")) {
+                    d.auth = m.auth;
+                }
+                if (m.serverAddress != null && Object.hasOwnProperty.call(m, "serverAddress")) {
+                    d.serverAddress = m.serverAddress;
+                }
+                if (m.identityToken != null && Object.hasOwnProperty.call(m, "identityToken")) {
+                    d.identityToken = m.identityToken;
+                }
+                if (m.registryToken != null && Object.hasOwnProperty.call(m, "registryToken")) {
+                    d.registryToken = m.registryToken;
+                }
+                return d;
+            };
+
+            AuthConfig.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            AuthConfig.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/runtime.v1.AuthConfig";
+            };
+
+            return AuthConfig;
+        })();
+
         v1.PullImageRequest = (function() {
 
             function PullImageRequest(p) {
@@ -12731,6 +13455,7 @@ export const runtime = $root.runtime = (() => {
             }
 
             PullImageRequest.prototype.image = null;
+            PullImageRequest.prototype.auth = null;
             PullImageRequest.prototype.sandboxConfig = null;
 
             PullImageRequest.create = function create(properties) {
@@ -12746,6 +13471,8 @@ export const runtime = $root.runtime = (() => {
                     throw Error("max depth exceeded");
                 if (m.image != null && Object.hasOwnProperty.call(m, "image"))
                     $root.runtime.v1.ImageSpec.encode(m.image, w.uint32(10).fork(), q + 1).ldelim();
+                if (m.auth != null && Object.hasOwnProperty.call(m, "auth"))
+                    $root.runtime.v1.AuthConfig.encode(m.auth, w.uint32(18).fork(), q + 1).ldelim();
                 if (m.sandboxConfig != null && Object.hasOwnProperty.call(m, "sandboxConfig"))
                     $root.runtime.v1.PodSandboxConfig.encode(m.sandboxConfig, w.uint32(26).fork(), q + 1).ldelim();
                 return w;
@@ -12776,6 +13503,10 @@ export const runtime = $root.runtime = (() => {
                     switch (t >>> 3) {
                     case 1: {
                             m.image = $root.runtime.v1.ImageSpec.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 2: {
+                            m.auth = $root.runtime.v1.AuthConfig.decode(r, r.uint32(), undefined, n + 1);
                             break;
                         }
                     case 3: {
@@ -12810,6 +13541,11 @@ export const runtime = $root.runtime = (() => {
                         throw TypeError(".runtime.v1.PullImageRequest.image: object expected");
                     m.image = $root.runtime.v1.ImageSpec.fromObject(d.image, n + 1);
                 }
+                if (d.auth != null) {
+                    if (!$util.isObject(d.auth))
+                        throw TypeError(".runtime.v1.PullImageRequest.auth: object expected");
+                    m.auth = $root.runtime.v1.AuthConfig.fromObject(d.auth, n + 1);
+                }
                 if (d.sandboxConfig != null) {
                     if (!$util.isObject(d.sandboxConfig))
                         throw TypeError(".runtime.v1.PullImageRequest.sandboxConfig: object expected");
@@ -12828,10 +13564,14 @@ export const runtime = $root.runtime = (() => {
                 var d = {};
                 if (o.defaults) {
                     d.image = null;
+                    d.auth = null;
                     d.sandboxConfig = null;
                 }
                 if (m.image != null && Object.hasOwnProperty.call(m, "image")) {
                     d.image = $root.runtime.v1.ImageSpec.toObject(m.image, o, q + 1);
+                }
+                if (m.auth != null && Object.hasOwnProperty.call(m, "auth")) {
+                    d.auth = $root.runtime.v1.AuthConfig.toObject(m.auth, o, q + 1);
                 }
                 if (m.sandboxConfig != null && Object.hasOwnProperty.call(m, "sandboxConfig")) {
                     d.sandboxConfig = $root.runtime.v1.PodSandboxConfig.toObject(m.sandboxConfig, o, q + 1);

@@ -177,7 +177,7 @@ describe('wire → plain', () => {
       message: '',
       labels: {l: '1'},
       annotations: {},
-      mounts: [{containerPath: '/d', hostPath: '/h', readonly: true, selinuxRelabel: false, propagation: 'WHATEVER' as 'PROPAGATION_PRIVATE'}],
+      mounts: [{containerPath: '/d', hostPath: '/h', readonly: true, selinuxRelabel: false, propagation: 'WHATEVER' as 'PROPAGATION_PRIVATE', recursiveReadOnly: false}],
       logPath: '/var/log/pods/x/nginx/3.log',
     })
     expect(c).toEqual({

@@ -4,6 +4,7 @@ import type { Capability as _runtime_v1_Capability, Capability__Output as _runti
 import type { NamespaceOption as _runtime_v1_NamespaceOption, NamespaceOption__Output as _runtime_v1_NamespaceOption__Output } from '../../runtime/v1/NamespaceOption.js';
 import type { Int64Value as _runtime_v1_Int64Value, Int64Value__Output as _runtime_v1_Int64Value__Output } from '../../runtime/v1/Int64Value.js';
 import type { SecurityProfile as _runtime_v1_SecurityProfile, SecurityProfile__Output as _runtime_v1_SecurityProfile__Output } from '../../runtime/v1/SecurityProfile.js';
+import type { SupplementalGroupsPolicy as _runtime_v1_SupplementalGroupsPolicy, SupplementalGroupsPolicy__Output as _runtime_v1_SupplementalGroupsPolicy__Output } from '../../runtime/v1/SupplementalGroupsPolicy.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface LinuxContainerSecurityContext {
@@ -14,11 +15,14 @@ export interface LinuxContainerSecurityContext {
   'runAsUsername'?: (string);
   'readonlyRootfs'?: (boolean);
   'supplementalGroups'?: (number | string | Long)[];
+  'apparmorProfile'?: (string);
   'noNewPrivs'?: (boolean);
   'runAsGroup'?: (_runtime_v1_Int64Value | null);
   'maskedPaths'?: (string)[];
   'readonlyPaths'?: (string)[];
   'seccomp'?: (_runtime_v1_SecurityProfile | null);
+  'apparmor'?: (_runtime_v1_SecurityProfile | null);
+  'supplementalGroupsPolicy'?: (_runtime_v1_SupplementalGroupsPolicy);
 }
 
 export interface LinuxContainerSecurityContext__Output {
@@ -29,9 +33,12 @@ export interface LinuxContainerSecurityContext__Output {
   'runAsUsername': (string);
   'readonlyRootfs': (boolean);
   'supplementalGroups': (string)[];
+  'apparmorProfile': (string);
   'noNewPrivs': (boolean);
   'runAsGroup': (_runtime_v1_Int64Value__Output | null);
   'maskedPaths': (string)[];
   'readonlyPaths': (string)[];
   'seccomp': (_runtime_v1_SecurityProfile__Output | null);
+  'apparmor': (_runtime_v1_SecurityProfile__Output | null);
+  'supplementalGroupsPolicy': (_runtime_v1_SupplementalGroupsPolicy__Output);
 }

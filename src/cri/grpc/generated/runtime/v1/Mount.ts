@@ -8,6 +8,7 @@ export interface Mount {
   'readonly'?: (boolean);
   'selinuxRelabel'?: (boolean);
   'propagation'?: (_runtime_v1_MountPropagation);
+  'recursiveReadOnly'?: (boolean);
 }
 
 export interface Mount__Output {
@@ -16,4 +17,5 @@ export interface Mount__Output {
   'readonly': (boolean);
   'selinuxRelabel': (boolean);
   'propagation': (_runtime_v1_MountPropagation__Output);
+  'recursiveReadOnly': (boolean);
 }

@@ -1,0 +1,71 @@
+// The CRI fields of the runtime-dependent pod fields: AppArmor (both forms, as the kubelet sends
+// them), recursive read-only mounts, supplemental groups policy.
+import {describe, expect, it} from 'vitest'
+import type {Container, StaticPod} from '../../../src/api/types.js'
+import {buildContainerConfig, type ContainerContext} from '../../../src/kuberuntime/container-config.js'
+import {buildSandboxConfig} from '../../../src/kuberuntime/sandbox-config.js'
+import {volumeSources} from '../../../src/volumes/registry.js'
+import {HOST_DNS, makeContainer, makeStaticPod} from '../../support/pods.js'
+
+const ROOT = '/var/lib/kube-node'
+
+function config(container: Container, mutate: (p: StaticPod['pod']) => void = () => {}, more: Partial<ContainerContext> = {}) {
+  const sp = makeStaticPod((p) => {
+    p.spec.containers = [container]
+    p.spec.volumes = [{name: 'data', hostPath: {path: '/srv/data'}}]
+    mutate(p)
+  })
+  const sandboxConfig = buildSandboxConfig(sp, {attempt: 0, podLogsDir: '/var/log/pods', hostDns: HOST_DNS, clusterDNS: [], clusterDomain: 'cluster.local'})
+  const ctx: ContainerContext = {restartCount: 0, rootDir: ROOT, podIP: '', containerType: 'regular', sandboxConfig, volumeSource: volumeSources(ROOT, sp.pod.metadata.uid), ...more}
+  return {container: buildContainerConfig(sp, container, ctx), sandbox: sandboxConfig}
+}
+
+describe('AppArmor in the container security context', () => {
+  const annotated = (value: string) => (p: StaticPod['pod']): void => {
+    p.metadata.annotations = {'container.apparmor.security.beta.kubernetes.io/app': value}
+  }
+  it.each<[string, Partial<Container>, (p: StaticPod['pod']) => void, object]>([
+    ['none asked: nothing sent, the runtime default applies', {}, () => {}, {}],
+    ['Unconfined', {securityContext: {appArmorProfile: {type: 'Unconfined'}}}, () => {}, {apparmor: {profileType: 'Unconfined', localhostRef: ''}, apparmorProfile: 'unconfined'}],
+    ['RuntimeDefault', {securityContext: {appArmorProfile: {type: 'RuntimeDefault'}}}, () => {}, {apparmor: {profileType: 'RuntimeDefault', localhostRef: ''}, apparmorProfile: 'runtime/default'}],
+    ['Localhost', {securityContext: {appArmorProfile: {type: 'Localhost', localhostProfile: 'k8s-x'}}}, () => {}, {apparmor: {profileType: 'Localhost', localhostRef: 'k8s-x'}, apparmorProfile: 'localhost/k8s-x'}],
+    ['the pod’s profile', {}, (p) => (p.spec.securityContext = {appArmorProfile: {type: 'Unconfined'}}), {apparmorProfile: 'unconfined'}],
+    ['the annotation over the pod’s profile', {}, (p) => {
+      p.spec.securityContext = {appArmorProfile: {type: 'RuntimeDefault'}}
+      annotated('localhost/k8s-y')(p)
+    }, {apparmor: {profileType: 'Localhost', localhostRef: 'k8s-y'}, apparmorProfile: 'localhost/k8s-y'}],
+    ['the container’s field over the annotation', {securityContext: {appArmorProfile: {type: 'Unconfined'}}}, annotated('runtime/default'), {apparmorProfile: 'unconfined'}],
+  ])('%s', (_name, overrides, mutate, want) => {
+    const sc = config(makeContainer(overrides), mutate).container.linux?.securityContext
+    const got = {...(sc?.apparmor ? {apparmor: sc.apparmor} : {}), ...(sc?.apparmorProfile ? {apparmorProfile: sc.apparmorProfile} : {})}
+    expect(got).toMatchObject(want)
+    if (Object.keys(want).length === 0) expect(got).toEqual({})
+  })
+})
+
+describe('recursive read-only mounts', () => {
+  const mounted = (recursiveReadOnly: string) => makeContainer({volumeMounts: [{name: 'data', mountPath: '/data', readOnly: true, recursiveReadOnly}]})
+  it.each<[string, string, boolean, boolean | undefined]>([
+    ['Enabled always asks (admission made sure the runtime can)', 'Enabled', false, true],
+    ['IfPossible on a runtime that can', 'IfPossible', true, true],
+    ['IfPossible on a runtime that cannot: plain read-only', 'IfPossible', false, undefined],
+    ['Disabled', 'Disabled', true, undefined],
+  ])('%s', (_name, mode, supported, want) => {
+    const [m] = config(mounted(mode), () => {}, {recursiveReadOnlyMounts: supported}).container.mounts
+    expect(m?.readonly).toBe(true)
+    expect(m?.recursiveReadOnly).toBe(want)
+  })
+})
+
+describe('supplementalGroupsPolicy', () => {
+  it.each([['Strict'], ['Merge']])('%s reaches the sandbox and every container', (policy) => {
+    const {container, sandbox} = config(makeContainer(), (p) => (p.spec.securityContext = {supplementalGroups: [5], supplementalGroupsPolicy: policy}))
+    expect(sandbox.linux?.securityContext?.supplementalGroupsPolicy).toBe(policy)
+    expect(container.linux?.securityContext?.supplementalGroupsPolicy).toBe(policy)
+  })
+  it('unset: nothing sent', () => {
+    const {container, sandbox} = config(makeContainer())
+    expect(sandbox.linux?.securityContext?.supplementalGroupsPolicy).toBeUndefined()
+    expect(container.linux?.securityContext?.supplementalGroupsPolicy).toBeUndefined()
+  })
+})

@@ -5,11 +5,13 @@ import type {Container, ObjectStore, StaticPod} from '../api/types.js'
 import type {ContainerConfig, PodSandboxConfig} from '../cri/api.js'
 import type {ImageService} from '../cri/port.js'
 import type {StartContainerAction} from '../decide/actions.js'
+import {recursiveReadOnlySupported, type RuntimeSupport} from '../decide/runtime-support.js'
 import {buildContainerConfig} from '../kuberuntime/container-config.js'
 import type {NodeCapacity} from '../kuberuntime/env.js'
 import {podLogDirectory} from '../kuberuntime/naming.js'
 import {effectiveRunAs, verifyRunAsNonRoot} from '../kuberuntime/run-as-non-root.js'
 import {prepareTerminationMessage} from './termination-message-file.js'
+import {readEnvFiles} from './env-files.js'
 import type {Logger} from '../util/logger.js'
 import {prepareEtcHosts} from './etc-hosts.js'
 import type {HostFs} from '../host/port.js'
@@ -28,6 +30,7 @@ export interface PrepareDeps {
   hostIP?: string | undefined
   nodeCapacity?: NodeCapacity | undefined
   seccompDefault?: boolean | undefined
+  runtimeSupport?: (() => Promise<RuntimeSupport>) | undefined
 }
 
 /** The sandbox a container joins: its config and IP. */
@@ -35,6 +38,12 @@ export interface SandboxRef {
   id: string
   config: PodSandboxConfig
   ip: string
+}
+
+/** Whether the runtime makes mounts recursively read-only; asked only for a recursiveReadOnly: IfPossible mount. */
+async function recursiveReadOnlyMounts(deps: PrepareDeps, container: Container): Promise<boolean> {
+  const asks = (container.volumeMounts ?? []).some((m) => m.recursiveReadOnly === 'IfPossible')
+  return asks && deps.runtimeSupport !== undefined && recursiveReadOnlySupported(await deps.runtimeSupport())
 }
 
 export async function prepareContainer(
@@ -51,6 +60,8 @@ export async function prepareContainer(
   const imageUser = runAs.runAsNonRoot && runAs.runAsUser === undefined ? ((await deps.images.imageStatus({image: container.image ?? ''})) ?? undefined) : undefined
   const nonRoot = verifyRunAsNonRoot(sp.pod, container, imageUser)
   if (nonRoot) throw new Error(nonRoot)
+  // fileKeyRef: the env files init containers wrote, read before the config that uses them.
+  const envFiles = await readEnvFiles(deps.fs, deps.rootDir, sp, container)
   const config = buildContainerConfig(sp, container, {
     restartCount: a.restartCount,
     rootDir: deps.rootDir,
@@ -62,6 +73,8 @@ export async function prepareContainer(
     nodeCapacity: deps.nodeCapacity,
     volumeSource: volumeSources(deps.rootDir, uid),
     seccompDefault: deps.seccompDefault,
+    envFiles,
+    recursiveReadOnlyMounts: await recursiveReadOnlyMounts(deps, container),
   })
   await prepareVolumes({...deps, objects}, sp, container)
   await secureSubPathMounts(deps.fs, sp.pod, container, deps.rootDir, config.mounts, new Map(config.envs.map((e) => [e.key, e.value])))

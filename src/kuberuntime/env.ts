@@ -1,9 +1,10 @@
 // A container's environment and `$(VAR)` expansion, with the kubelet's semantics
 // (third_party/forked/golang/expansion, kubelet_pods.go makeEnvironmentVariables and
-// pkg/api/v1/resource helpers.go for resourceFieldRef). Pure: ConfigMaps, Secrets, IPs and the
-// node's capacity come in through EnvContext.
+// pkg/api/v1/resource helpers.go for resourceFieldRef). Pure: ConfigMaps, Secrets, env files, IPs
+// and the node's capacity come in through EnvContext.
 import type {ConfigMap, Container, EnvVar, ObjectStore, Pod, Secret} from '../api/types.js'
 import type {KeyValue} from '../cri/api.js'
+import {lookupEnvFileKey, NO_ENV_FILES, type EnvFileStore} from './env-file.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 import {ConfigError} from './errors.js'
 import {ownValue} from '../util/own.js'
@@ -65,6 +66,8 @@ export interface EnvContext {
   objects?: ObjectStore | undefined
   /** The node's allocatable resources: resourceFieldRef limits of a container without limits. */
   nodeCapacity?: NodeCapacity | undefined
+  /** The env files fileKeyRef names, read from the pod's emptyDir volumes; default none. */
+  envFiles?: EnvFileStore | undefined
 }
 
 // `metadata.labels['key']` and `metadata.annotations['key']` (single or double quotes).
@@ -190,6 +193,8 @@ function envFromVars(pod: Pod, from: NonNullable<Container['envFrom']>[number], 
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
 }
 
+type FileKeySelector = NonNullable<NonNullable<EnvVar['valueFrom']>['fileKeyRef']>
+
 /** The value of one `valueFrom`, or undefined when an optional reference is missing. */
 function valueFrom(pod: Pod, container: Container, e: EnvVar, ctx: EnvContext, objects: ObjectStore): string | undefined {
   const from = e.valueFrom
@@ -233,8 +238,32 @@ function valueFrom(pod: Pod, container: Container, e: EnvVar, ctx: EnvContext, o
     }
     return v.toString('utf8')
   }
-  // fileKeyRef and anything newer: not supported, so the variable is left out.
+  if (from?.fileKeyRef) return fileKeyValue(from.fileKeyRef, ctx.envFiles ?? NO_ENV_FILES)
+  // Validation admits no other source; one from a newer API would be left out, never guessed at.
   return undefined
+}
+
+/**
+ * A fileKeyRef's value. `optional` covers a missing file and a missing key, as the API documents
+ * it (the kubelet's code also fails an optional reference whose file is missing; a file an
+ * init container did not write is what optional is for), and `KEY=` sets the variable to ''
+ * (the kubelet's code takes an empty value for a missing key). A file that cannot be parsed fails
+ * the container even when optional, as in the kubelet. Messages never quote the file's content.
+ */
+function fileKeyValue(ref: FileKeySelector, files: EnvFileStore): string | undefined {
+  const {volumeName, path, key, optional} = ref
+  const text = files.text(volumeName, path)
+  if (text === undefined) {
+    if (optional === true) return undefined
+    throw new ConfigError(`couldn't find env file ${JSON.stringify(path)} in volume ${JSON.stringify(volumeName)}`)
+  }
+  const found = lookupEnvFileKey(text, key)
+  if ('error' in found) throw new ConfigError(`couldn't parse env file ${JSON.stringify(path)} in volume ${JSON.stringify(volumeName)}: ${found.error}`)
+  if (!found.found) {
+    if (optional === true) return undefined
+    throw new ConfigError(`couldn't find key ${key} in env file ${JSON.stringify(path)} in volume ${JSON.stringify(volumeName)}`)
+  }
+  return found.value
 }
 
 function findContainer(pod: Pod, name: string): Container | undefined {
@@ -246,8 +275,8 @@ function findContainer(pod: Pod, name: string): Container | undefined {
  * valid variable names are skipped, as the kubelet does), then `env` in spec order. A `value`
  * may refer to envFrom variables and to variables defined earlier in `env` with `$(VAR)`. A
  * name given twice keeps its first place and its last value (the kubelet collects them in a
- * map). A missing ConfigMap, Secret or key throws ConfigError unless the reference is optional,
- * in which case the variable is left out.
+ * map). A missing ConfigMap, Secret, env file or key throws ConfigError unless the reference is
+ * optional, in which case the variable is left out.
  */
 export function buildEnv(pod: Pod, container: Container, ctx: EnvContext): KeyValue[] {
   const objects = ctx.objects ?? NO_OBJECTS

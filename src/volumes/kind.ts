@@ -33,6 +33,13 @@ export interface VolumeKind {
   hostDir(rootDir: string, uid: string, volume: Volume): string
   /** Containers always mount it read-only (the kubelet's rule for data kube-node computes). */
   readonly readOnly: boolean
+  /**
+   * How the pod's fsGroup reaches it (the kubelet's SetVolumeOwnership, fs-group.ts): 'tree'
+   * walks everything it holds after each prepare (data volumes: only files kube-node wrote);
+   * 'root' changes its directory alone (emptyDir: the kubelet walks it once, when it is created
+   * and still empty, never again over what containers wrote). Absent: never (hostPath).
+   */
+  readonly fsGroup?: 'tree' | 'root'
   /** The files kube-node computes for it, for kinds that hold computed data; refreshed on resync. */
   project?(volume: Volume, ctx: ProjectionContext): Projection
   /** Makes it ready before a container that mounts it is created; throws ConfigError naming it. */

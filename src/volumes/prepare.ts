@@ -9,6 +9,8 @@ import type {HostFs, PathInfo} from '../host/port.js'
 import type {VolumeDeps, VolumeKind} from './kind.js'
 import {quantityValue} from '../util/quantity.js'
 import {errorMessage} from '../util/errors.js'
+import {podFsGroup} from './fs-group.js'
+import {ownedMode} from './ownership.js'
 import type {Logger} from '../util/logger.js'
 
 const NO_OBJECTS: ObjectStore = {configMap: () => undefined, secret: () => undefined}
@@ -24,7 +26,10 @@ export async function prepareProjected(deps: VolumeDeps, sp: StaticPod, kind: Vo
   if ('error' in p) throw new ConfigError(`volume "${v.name}": ${p.error}`)
   await deps.fs.mkdirp(dir, 0o755)
   if (opts.tmpfs) await ensureTmpfs(deps, v.name, dir, undefined)
-  await deps.fs.writeAtomicDir(dir, p.files)
+  // Under fsGroup the files are written with the mode the ownership walk gives them (fs-group.ts),
+  // so that an unchanged volume compares equal on the next prepare instead of being rewritten.
+  const owned = kind.fsGroup !== undefined && podFsGroup(sp) !== undefined
+  await deps.fs.writeAtomicDir(dir, owned ? p.files.map((f) => ({...f, mode: ownedMode('file', f.mode, kind.readOnly) ?? f.mode})) : p.files)
 }
 
 /**
@@ -48,8 +53,10 @@ export async function prepareEmptyDir(deps: VolumeDeps, v: Volume, dir: string):
     const size = v.emptyDir.sizeLimit !== undefined ? quantityValue(v.emptyDir.sizeLimit) : undefined
     await ensureTmpfs(deps, v.name, dir, size)
   }
-  // World-writable like the kubelet's, so containers running as whichever user can write.
-  await deps.fs.chmod(dir, 0o777)
+  // World-writable like the kubelet's, so containers running as whichever user can write. Like
+  // the kubelet, only when the permission bits differ: the setgid bit fsGroup adds stays.
+  const perm = ((await deps.fs.stat(dir, {follow: true}))?.mode ?? 0) & 0o777
+  if (perm !== 0o777) await deps.fs.chmod(dir, 0o777)
 }
 
 /** Mounts a tmpfs on `dir` unless one is there; when that fails, the directory stays on disk. */

@@ -3,6 +3,7 @@
 import type {Container, StaticPod} from '../api/types.js'
 import {errorMessage} from '../util/errors.js'
 import type {VolumeDeps} from './kind.js'
+import {applyFsGroup} from './fs-group.js'
 import {volumeKind} from './registry.js'
 
 /**
@@ -16,7 +17,10 @@ export async function prepareVolumes(deps: VolumeDeps, sp: StaticPod, container:
   const used = new Set((container.volumeMounts ?? []).map((m) => m.name))
   for (const v of sp.pod.spec.volumes ?? []) {
     const kind = used.has(v.name) ? volumeKind(v) : undefined
-    if (kind) await kind.prepare(deps, sp, v, kind.hostDir(deps.rootDir, uid, v))
+    if (!kind) continue
+    const dir = kind.hostDir(deps.rootDir, uid, v)
+    await kind.prepare(deps, sp, v, dir)
+    await applyFsGroup(deps, sp, kind, v, dir)
   }
 }
 

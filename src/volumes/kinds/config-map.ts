@@ -14,6 +14,7 @@ export const configMapVolume: VolumeKind = {
   matches: (v) => Boolean(v.configMap),
   hostDir: (rootDir, uid, v) => configMapVolumePath(rootDir, uid, v.name),
   readOnly: true,
+  fsGroup: 'tree',
   project: (v, ctx) => projectConfigMapVolume(v.configMap ?? {}, ctx.objects, ctx.pod.metadata?.namespace ?? 'default'),
   // ConfigMaps hold no secrets: on disk, as in the kubelet.
   prepare: (deps, sp, v, dir) => prepareProjected(deps, sp, configMapVolume, v, dir, {tmpfs: false}),

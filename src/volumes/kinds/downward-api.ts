@@ -14,6 +14,7 @@ export const downwardAPIVolume: VolumeKind = {
   matches: (v) => Boolean(v.downwardAPI),
   hostDir: (rootDir, uid, v) => downwardAPIVolumePath(rootDir, uid, v.name),
   readOnly: true,
+  fsGroup: 'tree',
   project: (v, ctx) => projectDownwardAPIVolume(v.downwardAPI ?? {}, ctx),
   prepare: (deps, sp, v, dir) => prepareProjected(deps, sp, downwardAPIVolume, v, dir, {tmpfs: true}),
 }

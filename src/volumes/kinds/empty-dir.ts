@@ -19,5 +19,6 @@ export const emptyDirVolume: VolumeKind = {
   matches: (v) => Boolean(v.emptyDir) || Object.keys(v).every((k) => k === 'name'),
   hostDir: (rootDir, uid, v) => emptyDirPath(rootDir, uid, v.name),
   readOnly: false,
+  fsGroup: 'root',
   prepare: (deps, _sp, v, dir) => prepareEmptyDir(deps, v, dir),
 }

@@ -35,6 +35,7 @@ export const projectedVolume: VolumeKind = {
   matches: (v) => Boolean(v.projected),
   hostDir: (rootDir, uid, v) => projectedVolumePath(rootDir, uid, v.name),
   readOnly: true,
+  fsGroup: 'tree',
   project: (v, ctx) => projectProjectedVolume(v.projected ?? {}, ctx),
   prepare: (deps, sp, v, dir) => prepareProjected(deps, sp, projectedVolume, v, dir, {tmpfs: true}),
 }

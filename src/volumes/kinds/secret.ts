@@ -14,6 +14,7 @@ export const secretVolume: VolumeKind = {
   matches: (v) => Boolean(v.secret),
   hostDir: (rootDir, uid, v) => secretVolumePath(rootDir, uid, v.name),
   readOnly: true,
+  fsGroup: 'tree',
   project: (v, ctx) => projectSecretVolume(v.secret ?? {}, ctx.objects, ctx.pod.metadata?.namespace ?? 'default'),
   prepare: (deps, sp, v, dir) => prepareProjected(deps, sp, secretVolume, v, dir, {tmpfs: true}),
 }

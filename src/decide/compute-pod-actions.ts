@@ -10,7 +10,10 @@ import {decidePull, effectivePullPolicy} from '../images/pull-policy.js'
 import {imageRefCandidates} from '../images/reference.js'
 import {computeInitActions, type WantedKill, type WantedStart} from './init-actions.js'
 import {containerSpecChanged} from './spec-changed.js'
-import {initContainerType, newestByName, nextRestartCount, podRestartPolicy, type RestartPolicy} from '../pod/restart-policy.js'
+import {
+  containerShouldRestart, initContainerType, isContainerRestartable, newestByName, nextRestartCount, podRestartPolicy,
+  restartVerdictReason, type RestartPolicy,
+} from '../pod/restart-policy.js'
 import {decideSandbox} from './sandbox-decision.js'
 import {deadlineExceeded} from '../pod/active-deadline.js'
 import {sortSandboxes} from '../pod/sandbox-order.js'
@@ -79,18 +82,27 @@ function recreate(
     const rc = newestByName(containers, c.name)
     return rc !== undefined && containerSpecChanged(input.sp.pod, c, rc).changed
   }
-  // A run-to-completion pod whose sandbox died after its containers ran is not run again, unless it was edited.
-  if (sandbox.dead && policy === 'Never' && containers.length > 0 && !spec.containers.some(edited)) {
-    return finished(`${sandbox.reason}; the pod's containers already ran and restartPolicy is Never`, alive)
+  // A run-to-completion pod whose sandbox died after its containers ran is not run again, unless
+  // it was edited. A container's own restartPolicy or restart rule may make it restartable (the
+  // kubelet asks IsContainerRestartable of each container).
+  const restartable = spec.containers.some((c) => isContainerRestartable(c, spec))
+  if (sandbox.dead && !restartable && containers.length > 0 && !spec.containers.some(edited)) {
+    return finished(`${sandbox.reason}; the pod's containers already ran and restartPolicy is ${policy}`, alive)
   }
+  const anyEdited = spec.containers.some(edited)
   const candidates = spec.containers.filter((c) => {
-    if (policy !== 'OnFailure' || edited(c)) return true
+    if (edited(c)) return true
     const rc = newestByName(containers, c.name)
-    return !(rc?.state === 'exited' && rc.exitCode === 0)
+    if (rc?.state !== 'exited') return true
+    // An edited run-to-completion pod runs again as a new pod, its finished containers too.
+    if (anyEdited && policy === 'Never' && c.restartPolicy === undefined) return true
+    // Otherwise a container that exited runs again only when its rules or restart policy say so.
+    return containerShouldRestart(c, spec, rc.exitCode)
   })
   const initializedBefore = spec.containers.some((c) => newestByName(containers, c.name) !== undefined)
   if (candidates.length === 0 && initializedBefore) {
-    return finished(`every container exited with code 0 and restartPolicy is ${policy}; the pod has finished`, alive)
+    const why = policy === 'OnFailure' ? `exited with code 0 and restartPolicy is ${policy}` : 'finished and no restart policy or rule restarts it'
+    return finished(`every container ${why}; the pod has finished`, alive)
   }
   const where = existed ? 'the new sandbox' : 'the new pod'
   const inits = spec.initContainers ?? []
@@ -121,7 +133,7 @@ function inSandbox(
   // Init containers count only in the sandbox they ran in: a new sandbox runs them all again
   // (the kubelet purges the old ones when it recreates the sandbox).
   const current = containers.filter((c) => c.sandboxId === sandboxId)
-  const init = computeInitActions(pod, current, input.probes, policy)
+  const init = computeInitActions(pod, current, input.probes)
   if (init.failed !== undefined) return {...finished(`${init.failed}; the pod has failed`, true), sandboxId}
   const decision: Decision = {sandboxId, kills: [...init.kills], initStarts: init.starts, starts: [], terminal: false}
   if (!init.initialized) return decision
@@ -141,8 +153,9 @@ function inSandbox(
         kill(rc, `${what} is in an unknown state`)
         return start(`${what} was in an unknown state and is restarted`)
       case 'exited': {
-        const restart = policy === 'Always' || (policy === 'OnFailure' && rc.exitCode !== 0)
-        if (restart) return start(`${what} exited with code ${rc.exitCode} and restartPolicy is ${policy}`)
+        // Its restart rules, then its own restartPolicy, then the pod's (the kubelet's ContainerShouldRestart).
+        const why = restartVerdictReason(c, pod.spec, rc.exitCode)
+        if (containerShouldRestart(c, pod.spec, rc.exitCode)) return start(`${what} exited with code ${rc.exitCode} and ${why}`)
         // The kubelet runs an edited static pod as a new pod: a finished container whose spec
         // changed runs again (the UID stays); an unchanged one keeps its verdict.
         const {changed, want} = containerSpecChanged(pod, c, rc)
@@ -161,7 +174,10 @@ function inSandbox(
         const probe = probeFailure(input.probes, c)
         if (probe !== undefined) {
           kill(rc, `${what} failed its ${probe} probe`)
-          if (policy !== 'Never') start(`${what} failed its ${probe} probe and restartPolicy is ${policy}`)
+          // Restarted at once when it may ever restart (the kubelet's IsContainerRestartable): the
+          // exit code of the kill is not known yet.
+          const may = c.restartPolicy === undefined ? `restartPolicy is ${policy}` : 'its restartPolicy or restartPolicyRules allow restarts'
+          if (isContainerRestartable(c, pod.spec)) start(`${what} failed its ${probe} probe and ${may}`)
           return
         }
         kept++
@@ -172,8 +188,9 @@ function inSandbox(
 
   // Nothing runs and nothing will start: a run-to-completion pod has reached its final phase.
   if (kept === 0 && decision.starts.length === 0) {
-    const how = policy === 'OnFailure' ? 'exited with code 0' : 'has stopped'
-    return {...finished(`every container ${how} and restartPolicy is ${policy}; the pod has finished`, true), sandboxId}
+    const own = pod.spec.containers.some((c) => c.restartPolicy !== undefined)
+    const how = own ? 'has stopped and no restart policy or rule restarts it' : `${policy === 'OnFailure' ? 'exited with code 0' : 'has stopped'} and restartPolicy is ${policy}`
+    return {...finished(`every container ${how}; the pod has finished`, true), sandboxId}
   }
   return decision
 }

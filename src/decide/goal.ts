@@ -1,8 +1,8 @@
-// Has `run` reached its goal for a pod (CLI.md `run`)? A pod with restartPolicy Always is done
-// when Running (and Ready for --wait ready); a run-to-completion pod is done when it Succeeded
+// Has `run` reached its goal for a pod (CLI.md `run`)? A pod with a container that restarts
+// always (restartPolicy Always, the container's own or the pod's) is done when Running (and Ready for --wait ready); a run-to-completion pod is done when it Succeeded
 // and has failed when it Failed, since its phase is final. Pure.
 import type {ContainerStatus, PodStatus, StaticPod} from '../api/types.js'
-import {podRestartPolicy} from '../pod/restart-policy.js'
+import {containerRestartPolicy} from '../pod/restart-policy.js'
 
 export type GoalState = 'done' | 'waiting' | 'failed'
 export interface Goal {
@@ -50,15 +50,18 @@ export function evaluateGoal(sp: StaticPod, status: PodStatus, wait: 'running' |
   }
   if (phase === 'Failed') return {state: 'failed', reason: failureLine(status)}
 
-  const policy = podRestartPolicy(sp.pod.spec)
-  if (policy !== 'Always') {
+  // Long-running once any regular container restarts always (its own restartPolicy, else the
+  // pod's): such a pod never completes, so Running is its goal.
+  const spec = sp.pod.spec
+  const alwaysRunning = new Set(spec.containers.filter((c) => containerRestartPolicy(c, spec) === 'Always').map((c) => c.name))
+  if (alwaysRunning.size === 0) {
     if (phase === 'Succeeded') return {state: 'done', reason: 'pod succeeded: every container exited with code 0'}
     return {state: 'waiting', reason: whyNot(status)}
   }
   if (phase !== 'Running') return {state: 'waiting', reason: whyNot(status)}
-  // As the kubelet's run-once mode: Running counts once every regular container runs, so a
-  // crash-looping pod (phase Running while restarting) is not taken as done.
-  const notRunning = (status.containerStatuses ?? []).find((s) => s.state?.running === undefined)
+  // As the kubelet's run-once mode: Running counts once every always-restarting container runs,
+  // so a crash-looping pod (phase Running while restarting) is not taken as done.
+  const notRunning = (status.containerStatuses ?? []).find((s) => alwaysRunning.has(s.name) && s.state?.running === undefined)
   if (notRunning !== undefined) {
     return {state: 'waiting', reason: notRunning.state?.waiting ? waitingLine(notRunning) : `container "${notRunning.name}" is not running`}
   }

@@ -1,12 +1,15 @@
 // Which init containers to start (or kill and start) in a healthy sandbox: the kubelet's
 // sidecar-aware computeInitContainerActions. Regular init containers run one at a time in
 // order; a sidecar (restartable init container) lets the next one start once it has started,
-// and is restarted whenever it stops. Pure.
+// and is restarted whenever it stops. A failed regular one runs again when its restart rules,
+// its own restartPolicy or the pod's say so. Pure.
 import type {Container, Pod} from '../api/types.js'
 import type {RuntimeContainer} from '../kuberuntime/model.js'
 import type {PodProbeResults} from '../pod/probe-results.js'
 import {containerSpecChanged} from './spec-changed.js'
-import {isInitFailed, isSidecar, newestByName, type RestartPolicy} from '../pod/restart-policy.js'
+import {
+  containerRestartPolicy, containerShouldRestart, isInitFailed, isSidecar, newestByName, restartVerdictReason,
+} from '../pod/restart-policy.js'
 
 export interface WantedStart {
   container: Container
@@ -33,7 +36,6 @@ export function computeInitActions(
   pod: Pod,
   containers: readonly RuntimeContainer[],
   probes: PodProbeResults,
-  policy: RestartPolicy,
 ): InitDecision {
   const spec = pod.spec ?? {containers: []}
   const inits = spec.initContainers ?? []
@@ -99,8 +101,10 @@ export function computeInitActions(
           starts.set(i, `${what} exited with code ${rc.exitCode}; sidecars are always restarted`)
         } else if (isInitFailed(rc)) {
           const how = rc.reason === 'OOMKilled' ? 'was OOM-killed' : `exited with code ${rc.exitCode}`
-          if (policy === 'Never') return {starts: [], kills: [], initialized: false, failed: `${what} ${how} and restartPolicy is Never`}
-          starts.set(i, `${what} ${how} and restartPolicy is ${policy}`)
+          // Its restart rules, then its own restartPolicy, then the pod's (the kubelet's ContainerShouldRestart).
+          const why = restartVerdictReason(c, spec, rc.exitCode)
+          if (!containerShouldRestart(c, spec, rc.exitCode)) return {starts: [], kills: [], initialized: false, failed: `${what} ${how} and ${why}`}
+          starts.set(i, `${what} ${how} and ${why}`)
         } else if (i === last) {
           podInitialized = true
         } else if (next !== undefined) {
@@ -108,7 +112,8 @@ export function computeInitActions(
         }
         break
       case 'unknown':
-        if (!sidecar && policy === 'Never') {
+        // No exit code to match rules against: the restart policy alone decides.
+        if (!sidecar && containerRestartPolicy(c, spec) === 'Never') {
           return {starts: [], kills: [], initialized: false, failed: `${what} is in an unknown state and restartPolicy is Never`}
         }
         out.kills.push({runtime: rc, reason: `${what} is in an unknown state`})

@@ -1,7 +1,8 @@
 // The pod phase from its container statuses (the kubelet's getPhase). Static pods do not take
-// the "terminal pod" shortcut, so the restart policy alone decides. Pure.
+// the "terminal pod" shortcut, so the restart policies alone decide: each container's restart
+// rules, then its own restartPolicy, then the pod's (ContainerShouldRestart). Pure.
 import type {ContainerStatus, PodSpec} from '../api/types.js'
-import {isSidecar, podRestartPolicy} from '../pod/restart-policy.js'
+import {containerShouldRestart, isSidecar} from '../pod/restart-policy.js'
 
 export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed'
 
@@ -22,14 +23,16 @@ export function podPhase(
   initStatuses: readonly ContainerStatus[],
   statuses: readonly ContainerStatus[],
 ): PodPhase {
-  const policy = podRestartPolicy(spec)
   let pendingInit = 0
   let pendingSidecars = 0
+  /** Regular init containers that failed and will not run again. */
   let failedInit = 0
   let unknown = 0
   let running = 0
   let waiting = 0
   let stopped = 0
+  /** Stopped regular containers that will not run again. */
+  let stoppedForGood = 0
   let succeeded = 0
 
   for (const c of spec.initContainers ?? []) {
@@ -47,13 +50,14 @@ export function podPhase(
       }
       continue
     }
+    const failed = (code: number): boolean => code !== 0 && !containerShouldRestart(c, spec, code)
     if (s === undefined || s.state?.running !== undefined) pendingInit++
     else if (s.state?.terminated !== undefined) {
-      if (s.state.terminated.exitCode !== 0) failedInit++
+      if (failed(s.state.terminated.exitCode)) failedInit++
     } else if (s.state?.waiting !== undefined) {
       const last = s.lastState?.terminated
       if (last === undefined) pendingInit++
-      else if (last.exitCode !== 0) failedInit++
+      else if (failed(last.exitCode)) failedInit++
     } else pendingInit++
   }
 
@@ -63,23 +67,26 @@ export function podPhase(
     else if (s.state?.running !== undefined) running++
     else if (s.state?.terminated !== undefined) {
       stopped++
+      if (!containerShouldRestart(c, spec, s.state.terminated.exitCode)) stoppedForGood++
       if (s.state.terminated.exitCode === 0) succeeded++
     } else if (s.state?.waiting !== undefined) {
-      if (s.lastState?.terminated !== undefined) stopped++
-      else waiting++
+      const last = s.lastState?.terminated
+      if (last !== undefined) {
+        stopped++
+        if (!containerShouldRestart(c, spec, last.exitCode)) stoppedForGood++
+      } else waiting++
     } else unknown++
   }
 
-  if (failedInit > 0 && policy === 'Never') return 'Failed'
+  if (failedInit > 0) return 'Failed'
   // Init containers still to do count only until a regular container has run: afterwards old
   // init containers may have been removed by garbage collection.
   if ((pendingInit > 0 || pendingSidecars > 0) && !anyRegularStarted(spec, statuses)) return 'Pending'
   if (waiting > 0) return 'Pending'
   if (running > 0 && unknown === 0) return 'Running'
   if (running === 0 && stopped > 0 && unknown === 0) {
-    if (policy === 'Always') return 'Running' // restarting
-    if (stopped === succeeded) return 'Succeeded'
-    return policy === 'Never' ? 'Failed' : 'Running'
+    if (stopped !== stoppedForGood) return 'Running' // at least one is restarting
+    return stopped === succeeded ? 'Succeeded' : 'Failed'
   }
   return 'Pending'
 }

@@ -601,6 +601,107 @@ describe('computePodActions: sidecars (restartable init containers)', () => {
   it.each(rows)('$name', (row) => check(row, sidecarPod))
 })
 
+/**
+ * Container restart rules (KEP-5307): foo2 carries its own restartPolicy and rules, set in the
+ * base so the runtime's hashes match; the pod's restartPolicy is the row's. Like the kubelet's
+ * TestComputePodActionsWithContainerRestartRules, one exit per row.
+ */
+type RulesPod = {pod: 'Always' | 'OnFailure' | 'Never'; own?: 'Always' | 'OnFailure' | 'Never'; rules?: Array<['In' | 'NotIn', number[]]>; init?: boolean}
+function rulesPod(r: RulesPod): Base {
+  return () => {
+    const sp = basePod()
+    sp.pod.spec.restartPolicy = r.pod
+    const target = r.init ? container('init1', 'busybox:1.36') : sp.pod.spec.containers[1]!
+    if (r.own !== undefined) target.restartPolicy = r.own
+    if (r.rules !== undefined) target.restartPolicyRules = r.rules.map(([operator, values]) => ({action: 'Restart', exitCodes: {operator, values}}))
+    if (r.init) sp.pod.spec.initContainers = [target]
+    return sp
+  }
+}
+const foo2Exits = (code: number) => (rt: RuntimePod): void => setContainer(rt, 'foo2', exited(code))
+const restartFoo2 = ['Start regular foo2 restart=1']
+const allExited = (codes: [number, number, number]) => (rt: RuntimePod): void =>
+  void ['foo1', 'foo2', 'foo3'].forEach((n, i) => setContainer(rt, n, exited(codes[i]!)))
+const dead = (rt: RuntimePod): void => void (rt.sandboxes[0]!.state = 'notready')
+const initExits = (code: number) => (rt: RuntimePod, sp: StaticPod): void => void (rt.containers = [runtimeContainer(sp, 'init1', exited(code))])
+
+describe('computePodActions: container restartPolicy and restartPolicyRules', () => {
+  const rows: Array<Row & {base: RulesPod; reason?: string}> = [
+    {name: 'pod Never, own Never, rule In [42]: exit 42 → restart', base: {pod: 'Never', own: 'Never', rules: [['In', [42]]]}, runtime: foo2Exits(42), want: restartFoo2,
+      reason: 'container "foo2" exited with code 42 and restartPolicyRules[0] (exit code In [42]) restarts it'},
+    {name: 'pod Never, own Never, rule In [42]: exit 1 → stays stopped', base: {pod: 'Never', own: 'Never', rules: [['In', [42]]]}, runtime: foo2Exits(1), want: []},
+    {name: 'pod Never, own Never, rule In [42]: exit 0 → stays stopped', base: {pod: 'Never', own: 'Never', rules: [['In', [42]]]}, runtime: foo2Exits(0), want: []},
+    {name: 'pod Never, own Never, rule NotIn [0]: exit 3 → restart', base: {pod: 'Never', own: 'Never', rules: [['NotIn', [0]]]}, runtime: foo2Exits(3), want: restartFoo2},
+    {name: 'pod Never, own Never, rule NotIn [0]: exit 0 → stays stopped', base: {pod: 'Never', own: 'Never', rules: [['NotIn', [0]]]}, runtime: foo2Exits(0), want: []},
+    {name: 'rules in order: the second matches → restart, named', base: {pod: 'Never', own: 'Never', rules: [['In', [1, 2]], ['In', [7, 42]]]}, runtime: foo2Exits(42), want: restartFoo2,
+      reason: 'container "foo2" exited with code 42 and restartPolicyRules[1] (exit code In [7, 42]) restarts it'},
+    {name: 'no rule matches → own restartPolicy OnFailure decides: exit 1 restarts', base: {pod: 'Never', own: 'OnFailure', rules: [['In', [42]]]}, runtime: foo2Exits(1), want: restartFoo2,
+      reason: 'container "foo2" exited with code 1 and its restartPolicy is OnFailure'},
+    {name: 'no rule matches → own restartPolicy OnFailure decides: exit 0 stays stopped', base: {pod: 'Never', own: 'OnFailure', rules: [['In', [42]]]}, runtime: foo2Exits(0), want: []},
+    {name: 'pod Always, own Never: exit 1 → stays stopped (the container’s policy wins)', base: {pod: 'Always', own: 'Never'}, runtime: foo2Exits(1), want: []},
+    {name: 'pod Always, own Never, rule In [42]: exit 42 → restart', base: {pod: 'Always', own: 'Never', rules: [['In', [42]]]}, runtime: foo2Exits(42), want: restartFoo2},
+    {name: 'pod Always, own OnFailure: exit 0 → stays stopped', base: {pod: 'Always', own: 'OnFailure'}, runtime: foo2Exits(0), want: []},
+    {name: 'pod OnFailure, own Never, rule In [42]: exit 3 → stays stopped', base: {pod: 'OnFailure', own: 'Never', rules: [['In', [42]]]}, runtime: foo2Exits(3), want: []},
+    {name: 'pod Never, own Always: exit 0 → restart', base: {pod: 'Never', own: 'Always'}, runtime: foo2Exits(0), want: restartFoo2},
+    {name: 'pod Never, own OnFailure: exit 2 → restart', base: {pod: 'Never', own: 'OnFailure'}, runtime: foo2Exits(2), want: restartFoo2},
+    {name: 'pod Always, no own policy: exit 0 → restart (unchanged)', base: {pod: 'Always'}, runtime: foo2Exits(0), want: restartFoo2},
+    {
+      name: 'pod Never, own OnFailure: liveness failure → kill and start again',
+      base: {pod: 'Never', own: 'OnFailure'},
+      probes: {foo2: {liveness: 'Failure'}},
+      want: ['KillContainer foo2', 'Start regular foo2 restart=1'],
+    },
+    {
+      name: 'pod Never, own Never, rule In [137]: liveness failure → kill and start again',
+      base: {pod: 'Never', own: 'Never', rules: [['In', [137]]]},
+      probes: {foo2: {liveness: 'Failure'}},
+      want: ['KillContainer foo2', 'Start regular foo2 restart=1'],
+    },
+    {name: 'pod Always, own Never: liveness failure → kill only', base: {pod: 'Always', own: 'Never'}, probes: {foo2: {liveness: 'Failure'}}, want: ['KillContainer foo2']},
+    {
+      name: 'pod Always, own Never: every container stopped, foo2 for good, others restart',
+      base: {pod: 'Always', own: 'Never'},
+      runtime: allExited([0, 1, 0]),
+      want: ['Start regular foo1 restart=1', 'Start regular foo3 restart=1'],
+    },
+    {
+      name: 'pod Never, own Never, rule In [42]: all stopped, no rule matches → stop the pod, terminal',
+      base: {pod: 'Never', own: 'Never', rules: [['In', [42]]]},
+      runtime: (rt) => void (allExited([0, 1, 0])(rt)),
+      want: ['KillPod'],
+      terminal: true,
+    },
+    {
+      name: 'pod Never, own OnFailure: sandbox died, foo2 failed → new sandbox runs foo2 alone',
+      base: {pod: 'Never', own: 'OnFailure'},
+      runtime: (rt) => void (allExited([0, 1, 0])(rt), dead(rt)),
+      want: ['KillPod', 'CreateSandbox attempt=1', 'Start regular foo2 restart=1'],
+    },
+    {
+      name: 'pod Never, own OnFailure: sandbox died, foo2 succeeded → not run again, terminal',
+      base: {pod: 'Never', own: 'OnFailure'},
+      runtime: (rt) => void (allExited([0, 0, 0])(rt), dead(rt)),
+      want: [],
+      terminal: true,
+    },
+    // Regular init containers: a failed one runs again when its rules or own policy say so.
+    {name: 'init, pod Never, own Never, rule In [42]: exit 42 → run it again', base: {pod: 'Never', own: 'Never', rules: [['In', [42]]], init: true},
+      runtime: initExits(42), want: ['Start init init1 restart=1']},
+    {name: 'init, pod Never, own Never, rule In [42]: exit 1 → the pod fails', base: {pod: 'Never', own: 'Never', rules: [['In', [42]]], init: true},
+      runtime: initExits(1), want: ['KillPod'], terminal: true},
+    {name: 'init, pod Always, own Never: exit 1 → the pod fails', base: {pod: 'Always', own: 'Never', init: true}, runtime: initExits(1), want: ['KillPod'], terminal: true},
+    {name: 'init, pod Never, own OnFailure: exit 1 → run it again', base: {pod: 'Never', own: 'OnFailure', init: true}, runtime: initExits(1), want: ['Start init init1 restart=1']},
+    {name: 'init, pod Never, own OnFailure: unknown state → run it again', base: {pod: 'Never', own: 'OnFailure', init: true},
+      runtime: (rt, sp) => void (rt.containers = [runtimeContainer(sp, 'init1', {state: 'unknown'})]), want: ['KillContainer init1', 'Start init init1 restart=1']},
+    {name: 'init, pod Never, own Never, rule In [42]: unknown state → the pod fails (no exit code to match)', base: {pod: 'Never', own: 'Never', rules: [['In', [42]]], init: true},
+      runtime: (rt, sp) => void (rt.containers = [runtimeContainer(sp, 'init1', {state: 'unknown'})]), want: ['KillPod'], terminal: true},
+  ]
+  it.each(rows)('$name', (row) => {
+    check(row, rulesPod(row.base))
+    if (row.reason !== undefined) expect(compute(row, rulesPod(row.base)).actions.at(-1)?.reason).toBe(row.reason)
+  })
+})
+
 describe('backOffMessage', () => {
   it.each<[BackOffEntry['reason'], string]>([
     ['CrashLoopBackOff', 'back-off 20s restarting failed container=foo2 pod=web-node1_default(uid-1)'],

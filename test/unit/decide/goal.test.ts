@@ -13,14 +13,19 @@ function st(phase: string, containers: ContainerStatus[], ready = true): PodStat
   return {phase, containerStatuses: containers, conditions: [{type: 'Ready', status: ready ? 'True' : 'False', ...(ready ? {} : {reason: 'ContainersNotReady', message: 'containers with unready status: [web]'})}]}
 }
 
-function pod(restartPolicy: 'Always' | 'OnFailure' | 'Never'): StaticPod {
+type Policy = 'Always' | 'OnFailure' | 'Never'
+
+/** A pod with one container per status of `status` (same names), `own` giving some their own restartPolicy. */
+function pod(restartPolicy: Policy, status: PodStatus, own: Record<string, Policy> = {}): StaticPod {
   const sp = basePod()
   sp.pod.spec.restartPolicy = restartPolicy
+  const template = sp.pod.spec.containers[0]!
+  sp.pod.spec.containers = (status.containerStatuses ?? []).map((s) => ({...template, name: s.name, ...(own[s.name] ? {restartPolicy: own[s.name]} : {})}))
   return sp
 }
 
 describe('evaluateGoal', () => {
-  it.each<{name: string; policy: 'Always' | 'OnFailure' | 'Never'; status: PodStatus; wait: Wait; started?: boolean; state: string; reason: RegExp}>([
+  it.each<{name: string; policy: Policy; own?: Record<string, Policy>; status: PodStatus; wait: Wait; started?: boolean; state: string; reason: RegExp}>([
     {name: 'Always, Running → done', policy: 'Always', status: st('Running', [running('web')]), wait: 'running', state: 'done', reason: /Running/},
     {name: 'Always, Pending → waiting', policy: 'Always', status: st('Pending', [waiting('web', 'ContainerCreating')]), wait: 'running', state: 'waiting', reason: /Pending/},
     {
@@ -48,6 +53,33 @@ describe('evaluateGoal', () => {
       state: 'waiting',
       reason: /not Ready: containers with unready status: \[web\]/,
     },
+    {
+      name: 'Never, but web restarts Always by its own policy: Running → done, the finished job aside',
+      policy: 'Never',
+      own: {web: 'Always'},
+      status: st('Running', [running('web'), terminated('job', 0)]),
+      wait: 'running',
+      state: 'done',
+      reason: /Running/,
+    },
+    {
+      name: 'Always, but job is Never by its own policy: Running while job is done → done',
+      policy: 'Always',
+      own: {job: 'Never'},
+      status: st('Running', [running('web'), terminated('job', 0)]),
+      wait: 'running',
+      state: 'done',
+      reason: /Running/,
+    },
+    {
+      name: 'Never, web Always by its own policy but crash-looping → waiting',
+      policy: 'Never',
+      own: {web: 'Always'},
+      status: st('Running', [waiting('web', 'CrashLoopBackOff'), terminated('job', 0)]),
+      wait: 'running',
+      state: 'waiting',
+      reason: /CrashLoopBackOff/,
+    },
     {name: 'Never, Succeeded → done', policy: 'Never', status: st('Succeeded', [terminated('job', 0)]), wait: 'running', state: 'done', reason: /succeeded/},
     {name: 'Never, Failed → failed', policy: 'Never', status: st('Failed', [terminated('job', 3)]), wait: 'ready', state: 'failed', reason: /container "job" exited with code 3/},
     {name: 'Never, Running → waiting for it to finish', policy: 'Never', status: st('Running', [running('job')]), wait: 'running', state: 'waiting', reason: /Running/},
@@ -63,8 +95,8 @@ describe('evaluateGoal', () => {
     {name: 'InvalidImageName → failed, even with wait none', policy: 'Always', status: st('Pending', [waiting('web', 'InvalidImageName')]), wait: 'none', started: true, state: 'failed', reason: /InvalidImageName/},
     {name: 'none, started → done', policy: 'Never', status: st('Running', [running('job')]), wait: 'none', started: true, state: 'done', reason: /started/},
     {name: 'none, not started yet → waiting', policy: 'Always', status: st('Pending', [waiting('web', 'ContainerCreating')]), wait: 'none', started: false, state: 'waiting', reason: /Pending/},
-  ])('$name', ({policy, status, wait, started, state, reason}) => {
-    const goal = evaluateGoal(pod(policy), status, wait, started ?? false)
+  ])('$name', ({policy, own, status, wait, started, state, reason}) => {
+    const goal = evaluateGoal(pod(policy, status, own), status, wait, started ?? false)
     expect(goal.state).toBe(state)
     expect(goal.reason).toMatch(reason)
   })

@@ -19,12 +19,14 @@ import {type HostFs} from '../host/port.js'
 import {ensurePodDir} from '../store/pod-dir.js'
 import {PathEscapeError} from '../util/contained-path.js'
 import type {PodActions} from '../decide/actions.js'
+import type {RuntimeSupport} from '../decide/runtime-support.js'
 import {buildSandboxConfig} from '../kuberuntime/sandbox-config.js'
 import type {NodeCapacity} from '../kuberuntime/env.js'
 import {describeAction} from '../decide/describe.js'
 import {errorMessage} from '../util/errors.js'
 import {stopPodSandboxes, killContainer} from './kill.js'
 import {pullImages} from './pull-images.js'
+import type {DiskUsageMeter} from '../host/port.js'
 import {createSandbox} from './create-sandbox.js'
 import {startContainer} from './start-container.js'
 import type {StepFailure} from './step-failure.js'
@@ -49,6 +51,11 @@ export interface ExecutorDeps {
   nodeCapacity?: NodeCapacity | undefined
   /** Containers without a seccomp profile get RuntimeDefault (kubelet seccompDefault). */
   seccompDefault?: boolean | undefined
+  /**
+   * The runtime's optional features and the host's AppArmor, read once and only for a pod that
+   * uses a field depending on them; absent (unit tests): such fields are not checked.
+   */
+  runtimeSupport?: (() => Promise<RuntimeSupport>) | undefined
   /** Runs image pulls one at a time (kubelet serializeImagePulls); absent: pulls run in parallel. */
   serializePulls?: (<T>(pull: () => Promise<T>) => Promise<T>) | undefined
   /** Records the pod's manifest (pod.json) before its first effect; absent in unit tests. */
@@ -57,6 +64,8 @@ export interface ExecutorDeps {
   events?: EventSink | undefined
   /** Who counts sandboxes, container starts and pulls (watch's /metrics). */
   metrics?: SyncMetrics | undefined
+  /** Measures emptyDirs on disk for their sizeLimit (eviction); absent: they are not measured. */
+  diskUsage?: DiskUsageMeter | undefined
 }
 
 /** What one `run` or `watch` brings to a sync: the manifests' objects and who hears each step. */
@@ -92,7 +101,7 @@ export async function executePlan(
   const started: string[] = []
   const done = (failures: StepFailure[], sandboxId: string): ExecuteResult => ({failures, sandboxId, started, interrupted: signal?.aborted ?? false})
 
-  const failures: StepFailure[] = await pullImages(deps, plan, sp.pod, inputs.onStep, signal)
+  const failures: StepFailure[] = await pullImages(deps, plan, sp.pod, inputs.onStep, signal, inputs.objects)
   // Nothing is created yet (not even the pod's directory): an interrupted pull leaves nothing.
   if (signal?.aborted) return done(failures, plan.sandboxId)
   const blocked = new Set(failures.map((f) => f.container))

@@ -1,6 +1,9 @@
 // Step 1 of a plan: pull every image it needs before anything is stopped, so that an update
 // whose image cannot be had never stops what still runs. A kill of the pod (`signal`) cancels the
 // pull in flight and the ones after it: nothing is reported, since the pod is going away.
+// imagePullSecrets: a secret among the manifests' objects gives its registry credentials (tried in
+// turn, as the kubelet does, until one pull succeeds); one not there is reported with the
+// standalone kubelet's warning and the image is pulled without it.
 import type {ImageService} from '../cri/port.js'
 import type {PodActions} from '../decide/actions.js'
 import {describeAction} from '../decide/describe.js'
@@ -8,8 +11,10 @@ import {CriError, errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
 import type {StepFailure} from './step-failure.js'
 import type {EventSink} from '../api/events.js'
-import type {Pod} from '../api/types.js'
-import {containerObject} from '../pod/event-object.js'
+import type {ObjectStore, Pod, Secret} from '../api/types.js'
+import type {AuthConfig} from '../cri/api.js'
+import {credentialsFor, DockerConfigError, keyringFromSecrets, type Keyring} from '../images/keyring.js'
+import {containerObject, podObject} from '../pod/event-object.js'
 import type {Clock} from '../util/clock.js'
 import {untilAborted} from '../util/abort.js'
 import type {SyncMetrics} from './sync-metrics.js'
@@ -25,12 +30,14 @@ export interface PullDeps {
 }
 
 /** One ErrImagePull failure per container whose image could not be pulled (none for an interrupted pull). */
-export async function pullImages(deps: PullDeps, plan: PodActions, pod: Pod, onStep?: (pod: string, text: string) => void, signal?: AbortSignal): Promise<StepFailure[]> {
+export async function pullImages(deps: PullDeps, plan: PodActions, pod: Pod, onStep?: (pod: string, text: string) => void, signal?: AbortSignal, objects?: ObjectStore): Promise<StepFailure[]> {
   const uid = pod.metadata?.uid ?? ''
   const event = (containers: readonly string[], type: 'Normal' | 'Warning', reason: string, message: string): void => {
     for (const c of containers) deps.events?.emit(containerObject(pod, c), type, reason, message)
   }
   const failures: StepFailure[] = []
+  if (!plan.actions.some((a) => a.type === 'PullImage')) return failures
+  const keyring = pullKeyring(deps, pod, objects)
   for (const a of plan.actions) {
     if (a.type !== 'PullImage') continue
     if (signal?.aborted) break
@@ -39,7 +46,9 @@ export async function pullImages(deps: PullDeps, plan: PodActions, pod: Pod, onS
     event(a.containers, 'Normal', 'Pulling', `Pulling image "${a.image}"`)
     const started = deps.clock.now()
     try {
-      const pull = (): Promise<string> => deps.images.pullImage({image: a.image, userSpecifiedImage: a.image}, undefined, {signal})
+      if ('error' in keyring) throw new Error(keyring.error)
+      const creds = credentialsFor(keyring, a.image)
+      const pull = (): Promise<string> => pullWithCredentials(deps.images, a.image, creds, signal)
       // Waiting in the node's pull queue ends on an abort too; the queued pull then cancels itself.
       await untilAborted(deps.serializePulls ? deps.serializePulls(pull) : pull(), signal)
       const seconds = (deps.clock.now() - started) / 1000
@@ -59,6 +68,48 @@ export async function pullImages(deps: PullDeps, plan: PodActions, pod: Pod, onS
     }
   }
   return failures
+}
+
+/** The kubelet's PullImage loop: each matching credential in turn until one works; none: one pull without. */
+async function pullWithCredentials(images: ImageService, image: string, creds: readonly AuthConfig[], signal: AbortSignal | undefined): Promise<string> {
+  const spec = {image, userSpecifiedImage: image}
+  if (creds.length === 0) return images.pullImage(spec, undefined, {signal})
+  const errors: unknown[] = []
+  for (const auth of creds) {
+    try {
+      return await images.pullImage(spec, undefined, {signal}, auth)
+    } catch (err) {
+      if (signal?.aborted) throw err
+      errors.push(err)
+    }
+  }
+  if (errors.length === 1) throw errors[0]
+  throw new Error(`[${errors.map(errorMessage).join(', ')}]`)
+}
+
+/**
+ * The keyring of the pod's imagePullSecrets found among the objects; the names not found get the
+ * kubelet's FailedToRetrieveImagePullSecret warning (getPullSecretsForPod). A docker secret that
+ * cannot be read fails the pulls, as in the kubelet, with a message that never quotes it.
+ */
+function pullKeyring(deps: PullDeps, pod: Pod, objects: ObjectStore | undefined): Keyring | {error: string} {
+  const found: Secret[] = []
+  const missing: string[] = []
+  for (const ref of pod.spec?.imagePullSecrets ?? []) {
+    if (!ref.name) continue
+    const secret = objects?.secret(pod.metadata?.namespace ?? 'default', ref.name)
+    if (secret) found.push(secret)
+    else missing.push(ref.name)
+  }
+  if (missing.length > 0) {
+    deps.events?.emit(podObject(pod), 'Warning', 'FailedToRetrieveImagePullSecret', `Unable to retrieve some image pull secrets (${missing.join(', ')}); attempting to pull the image may not succeed.`)
+  }
+  try {
+    return keyringFromSecrets(found)
+  } catch (err) {
+    if (err instanceof DockerConfigError) return {error: err.message}
+    throw err
+  }
 }
 
 /** The pulled image's size, for the metric's size label (the kubelet asks the runtime too); 0 if unknown. */

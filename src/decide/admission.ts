@@ -4,7 +4,8 @@
 //
 // Order and reasons, as the kubelet gives them for a static pod:
 //   1. `kubernetes.io/os` pod LABEL differs from the node's os → PodOSSelectorNodeLabelDoesNotMatch
-//   2. spec.os.name is not linux → PodOSNotSupported
+//   2. spec.os.name is not linux → PodOSNotSupported; supplementalGroupsPolicy Strict on a
+//      runtime without it → SupplementalGroupsPolicyNotSupported (runtime-support.ts)
 //   3. nodeSelector / required node affinity → NodeAffinity; spec.nodeName → NodeName;
 //      host ports in use → NodePorts
 //   4. too many pods / not enough cpu or memory → OutOfpods, OutOfcpu, OutOfmemory
@@ -14,16 +15,21 @@
 // lower spec.priority) can be preempted, and every pod of kube-node is static, so the kubelet
 // would find no victim and reject with UnexpectedAdmissionError. kube-node does not preempt
 // and reports the clearer OutOf<resource> reason with the kubelet's message instead.
+//   5. fields the runtime or host must support (AppArmor, hostUsers, image volumes,
+//      recursiveReadOnly): runtime-support.ts, checked only when the caller read the runtime's
+//      features (it does so only for a pod that uses one of them, needsRuntimeSupport)
 // Not checked: ephemeral-storage, hugepages and extended resources (kube-node reports no such
-// capacity), taints (skipped for static pods by the kubelet too), sysctl allow-lists,
-// supplementalGroupsPolicy and the eviction manager's node-pressure admission.
+// capacity), taints (skipped for static pods by the kubelet too), sysctl allow-lists and the
+// eviction manager's node-pressure admission.
 import type {Container, ContainerPort, PodStatus, StaticPod} from '../api/types.js'
 import type {NodeSelectorRequirement, NodeSelectorTerm} from '../api/types.js'
+import type {ResourceRequirements} from '../api/generated/types.js'
 import {podQosClass} from '../kuberuntime/qos.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 import {ownValue} from '../util/own.js'
 import {LABEL_OS, type NodeInfo} from '../util/node-info.js'
 import {isSidecar} from '../pod/restart-policy.js'
+import {runtimeRefusal, supplementalGroupsRefusal, type RuntimeRefusal, type RuntimeSupport} from './runtime-support.js'
 
 export type {NodeInfo} from '../util/node-info.js'
 
@@ -61,16 +67,28 @@ function predicateFailure(name: string, desc: string, detail: string): Rejection
 
 /**
  * Admit `sp` next to `admitted` (the pods already admitted and not yet finished; `sp` itself, if
- * present, is ignored). The first failing rule decides, in the kubelet's order.
+ * present, is ignored). The first failing rule decides, in the kubelet's order. Without `runtime`
+ * the runtime-dependent fields are left to the caller's later check (checkRuntimeSupport).
  */
-export function admitPod(sp: StaticPod, admitted: readonly StaticPod[], node: NodeInfo): AdmitResult {
+export function admitPod(sp: StaticPod, admitted: readonly StaticPod[], node: NodeInfo, runtime?: RuntimeSupport): AdmitResult {
   const others = admitted.filter((o) => o.pod.metadata.uid !== sp.pod.metadata.uid)
   try {
-    return checkOs(sp, node) ?? checkPredicates(sp, others, node) ?? checkResources(sp, others, node) ?? ADMIT
+    const sgp = runtime && supplementalGroupsRefusal(sp, runtime)
+    const late = (): AdmitResult | undefined => (runtime ? asRejection(runtimeRefusal(sp, runtime)) : undefined)
+    return checkOs(sp, node) ?? asRejection(sgp) ?? checkPredicates(sp, others, node) ?? checkResources(sp, others, node) ?? late() ?? ADMIT
   } catch (err) {
     // Total: a shape validation let through must reject this pod, never stop the others.
     return reject('UnexpectedAdmissionError', `Failed to admit pod: ${err instanceof Error ? err.message : String(err)}`)
   }
+}
+
+function asRejection(r: RuntimeRefusal | undefined): Rejection | undefined {
+  return r && reject(r.reason, r.message)
+}
+
+/** The runtime-dependent checks alone, for a pod admitted before the runtime's features were read. */
+export function checkRuntimeSupport(sp: StaticPod, runtime: RuntimeSupport): Rejection | undefined {
+  return asRejection(supplementalGroupsRefusal(sp, runtime) ?? runtimeRefusal(sp, runtime))
 }
 
 function checkOs(sp: StaticPod, node: NodeInfo): AdmitResult | undefined {
@@ -238,8 +256,8 @@ const ZERO: PodRequests = {cpuMilli: 0, memoryBytes: 0}
 
 /**
  * What the pod requests from the node: the sum of its containers and sidecars, or more if an
- * init container (plus the sidecars started before it) needs more while it runs, plus the
- * RuntimeClass overhead.
+ * init container (plus the sidecars started before it) needs more while it runs, or its
+ * pod-level requests (spec.resources) where set, plus the RuntimeClass overhead.
  */
 export function podRequests(sp: StaticPod): PodRequests {
   const spec = sp.pod.spec
@@ -257,12 +275,30 @@ export function podRequests(sp: StaticPod): PodRequests {
       initPeak = max(initPeak, add(r, sidecars))
     }
   }
-  total = max(total, initPeak)
+  total = podLevelRequests(spec.resources, max(total, initPeak))
   const overhead = spec.overhead ?? {}
   return add(total, {
     cpuMilli: overhead['cpu'] === undefined ? 0 : quantityMilliValue(overhead['cpu']),
     memoryBytes: overhead['memory'] === undefined ? 0 : quantityValue(overhead['memory']),
   })
+}
+
+/**
+ * Pod-level requests replace the containers' sum for cpu and memory when set (component-helpers
+ * PodRequests with PodLevelResources). One left out defaults as the API server defaults it: to
+ * the containers' requests when they have any, else to the pod-level limit.
+ */
+function podLevelRequests(res: ResourceRequirements | undefined, containers: PodRequests): PodRequests {
+  const pick = (name: 'cpu' | 'memory', fromContainers: number, parse: (q: string | number) => number): number => {
+    const request = res?.requests?.[name]
+    if (request !== undefined) return parse(request)
+    const limit = res?.limits?.[name]
+    return limit !== undefined && fromContainers === 0 ? parse(limit) : fromContainers
+  }
+  return {
+    cpuMilli: pick('cpu', containers.cpuMilli, quantityMilliValue),
+    memoryBytes: pick('memory', containers.memoryBytes, quantityValue),
+  }
 }
 
 function insufficient(resource: 'pods' | 'cpu' | 'memory', requested: number, used: number, capacity: number): Rejection {

@@ -6,6 +6,8 @@ import {dirname} from 'node:path'
 import {writeAtomicDir} from './atomic-dir.js'
 import {systemMounts} from './mounts.js'
 import {PRIVATE_DIR_MODE, type HostFs, type PathInfo} from './port.js'
+import {readFileInside} from './read-inside.js'
+import {setGroupOwnership} from './group-ownership.js'
 import {resolveInside} from './subpath.js'
 
 function typeOf(st: Stats): PathInfo['type'] {
@@ -43,7 +45,7 @@ export const nodeHostFs: HostFs = {
   list: (dir) => readdir(dir).catch(() => [] as string[]),
   async stat(path, opts = {}) {
     const st = await (opts.follow === true ? stat(path) : lstat(path)).catch(ignoreMissing)
-    return st && {type: typeOf(st), size: st.size, mode: st.mode & 0o7777}
+    return st && {type: typeOf(st), size: st.size, mode: st.mode & 0o7777, gid: st.gid}
   },
   realpath: (path) => realpath(path),
   chmod: (path, mode) => chmod(path, mode),
@@ -63,5 +65,7 @@ export const nodeHostFs: HostFs = {
   },
   writeAtomicDir,
   resolveInside,
+  readFileInside,
+  setGroupOwnership,
   ...systemMounts,
 }

@@ -19,6 +19,16 @@ export interface PathInfo {
   size: number
   /** Permission bits. */
   mode: number
+  /** The owning group, where the implementation knows it (the fsGroup ownership check). */
+  gid?: number
+}
+
+/** What a group-ownership walk did (HostFs.setGroupOwnership). */
+export interface OwnershipResult {
+  /** Entries looked at, the root included. */
+  entries: number
+  /** True when the walk stopped at its limit (of entries or depth) and left the rest as it was. */
+  truncated: boolean
 }
 
 /** A mount table entry. */
@@ -67,10 +77,42 @@ export interface HostFs {
    * a PathEscapeError naming `field` when a link or '..' would leave `base`.
    */
   resolveInside(base: string, sub: string, field: string): Promise<string>
+  /**
+   * The bytes of the regular file at the relative path `sub` inside `base` (a file a container
+   * wrote), never following a link at any step and never blocking on a FIFO; undefined when it
+   * does not exist. Throws naming `field` for '..', a link, a non-regular file or more than `limit` bytes.
+   */
+  readFileInside(base: string, sub: string, limit: number, field: string): Promise<Buffer | undefined>
+  /**
+   * Gives the directory `dir` and, with `recursive`, what it holds to the group `gid` (the
+   * owner stays), with the mode `mode(type, oldMode)` decides (undefined keeps it); children
+   * before their directory, as the kubelet's walk. Nothing is followed: every entry is reached
+   * through its parent's open descriptor, links get only their own group, FIFOs, sockets and
+   * devices are never opened, and nothing on another filesystem (a mount below `dir`) is touched.
+   * Stops after `limit` entries (`truncated`).
+   */
+  setGroupOwnership(dir: string, gid: number, opts: {recursive: boolean; limit: number; mode: (type: PathInfo['type'], mode: number) => number | undefined}): Promise<OwnershipResult>
   // ---- mounts
   /** Mounts a new tmpfs on `dir`, limited to sizeBytes when given (else the kernel's default). */
   mountTmpfs(dir: string, sizeBytes?: number): Promise<void>
   unmount(dir: string): Promise<void>
   /** Mount points at `dir` or below it, deepest first. */
   mountsUnder(dir: string): Promise<MountPoint[]>
+}
+
+/** What a measure of a directory tree found (host/disk-usage.ts). */
+export interface DiskUsage {
+  /** Bytes of disk the tree uses (allocated blocks, each hard-linked file once). */
+  bytes: number
+  /** True when the measure stopped at its entry cap: `bytes` is then a lower bound. */
+  truncated: boolean
+}
+
+/**
+ * Measures a directory a container writes (an emptyDir on disk, for the eviction manager's
+ * sizeLimit rule): never following a link, staying on the directory's filesystem, visiting a
+ * bounded number of entries. Undefined when `dir` is missing or not a directory.
+ */
+export interface DiskUsageMeter {
+  measure(dir: string): Promise<DiskUsage | undefined>
 }

@@ -11,12 +11,18 @@ import {removeGarbage} from '../apply/collect-garbage.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import {errorMessage} from '../util/errors.js'
 import {admitPod, rejectedStatus} from '../decide/admission.js'
+import {needsRuntimeSupport} from '../decide/runtime-support.js'
 import type {NodeInfo} from '../util/node-info.js'
 import type {StatusRecorder} from '../store/status-store.js'
 import {withTransitionTimes} from '../status/transitions.js'
 import {podObject} from '../pod/event-object.js'
 import {startOrder} from './start-order.js'
 import {awaitedFromStatus, startGate, type AwaitedPod} from '../decide/start-gate.js'
+import {emptyDirLimitEviction, stopEvictedPod} from '../apply/evict.js'
+import {evictedStatus} from '../status/evicted.js'
+
+/** How often `run` measures a waiting pod's emptyDirs against their sizeLimit (watch: every 10s). */
+const EVICTION_MEASURE_MS = 2_000
 
 /** What `run` waits for (CLI.md `--wait`). */
 export type WaitFor = 'running' | 'ready' | 'none'
@@ -70,8 +76,11 @@ export async function runOnce(
   const admission = opts.admission
   if (admission) {
     const admitted: StaticPod[] = [...admission.running]
+    // The runtime's features are read (one Status call) only when some pod uses a field needing them.
+    const load = ctx.deps.runtimeSupport
+    const support = load && pods.some(needsRuntimeSupport) ? await load() : undefined
     pods.forEach((sp, i) => {
-      const verdict = admitPod(sp, admitted, admission.node)
+      const verdict = admitPod(sp, admitted, admission.node, support)
       if (verdict.admit) {
         admitted.push(sp)
         toRun.push({i, sp})
@@ -129,6 +138,7 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inp
   let everStarted = false
   let lastStatus: PodStatus = {phase: 'Pending'}
   let lastReason = 'not started'
+  let nextMeasureAt = 0
   const finish = (outcome: PodRunOutcome, reason: string): PodRunResult => {
     const seen = awaitedFromStatus(lastStatus)
     order.states.set(sp.manifestName, seen.state === 'ready' ? seen : {state: 'ended', detail: `${outcome}: ${reason}`})
@@ -164,6 +174,19 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inp
       onProgress({pod: name, kind: 'waiting', text: outcome.held.reason})
       await ctx.clock.sleep(Math.min(pollMs, deadline - ctx.clock.now()), opts.signal)
       continue
+    }
+    const active = lastStatus.phase !== 'Succeeded' && lastStatus.phase !== 'Failed'
+    if (ctx.deps.diskUsage && active && ctx.clock.now() >= nextMeasureAt) {
+      // The eviction manager's emptyDir rule, while the run waits for this pod.
+      nextMeasureAt = ctx.clock.now() + EVICTION_MEASURE_MS
+      const eviction = await emptyDirLimitEviction(ctx.deps, sp)
+      if (eviction) {
+        await stopEvictedPod(ctx.deps, sp, outcome.observed, eviction)
+        const after = await ctx.cache.getNewerThan(sp.pod.metadata.uid, ctx.clock.now())
+        lastStatus = withTransitionTimes(lastStatus, evictedStatus(sp, after, eviction, {hostIP: ctx.deps.hostIP, now: ctx.clock.now()}), ctx.clock.now())
+        opts.statusRecorder?.record(sp, lastStatus)
+        return finish('failed', `${eviction.reason}: ${eviction.message}`)
+      }
     }
     everStarted ||= allStarted(lastStatus)
     const end = endOf(outcome.failures, evaluateGoal(sp, lastStatus, wait, everStarted), deadline - ctx.clock.now())

@@ -15,7 +15,8 @@ import type {RuntimeCache} from '../pleg/runtime-cache.js'
 import {describeAction} from '../decide/describe.js'
 import {errorMessage} from '../util/errors.js'
 import {abortReason} from '../util/abort.js'
-import {admitPod, rejectedStatus, type Rejection} from '../decide/admission.js'
+import {admitPod, checkRuntimeSupport, rejectedStatus, type Rejection} from '../decide/admission.js'
+import {needsRuntimeSupport} from '../decide/runtime-support.js'
 import {removeGarbage} from '../apply/collect-garbage.js'
 import {limiter, type Limiter} from '../util/limiter.js'
 import {DEFAULT_LOG_ROTATION, rotateLogs, type LogRotationOptions} from '../apply/log-rotation.js'
@@ -29,6 +30,9 @@ import {cleanupVolumes} from '../volumes/prepare.js'
 import {countPods, type PodCounts} from './pod-counts.js'
 import {awaitedFromStatus, startGate, type AwaitedPod} from '../decide/start-gate.js'
 import type {StartGateCheck} from './sync-pod.js'
+import {emptyDirLimitEviction, stopEvictedPod} from '../apply/evict.js'
+import type {Eviction} from '../decide/eviction.js'
+import {evictedStatus} from '../status/evicted.js'
 
 export interface SyncLoopMetrics {
   observeWorker(operation: 'create' | 'update' | 'sync' | 'kill', seconds: number): void
@@ -52,6 +56,8 @@ export interface SyncLoopOptions {
   housekeepingIntervalMs: number
   /** Container and sandbox garbage collection, and log rotation (kubelet: 1m / 10s). */
   gcIntervalMs: number
+  /** How often emptyDirs on disk are measured against their sizeLimit (kubelet eviction monitoring: 10s). */
+  evictionIntervalMs: number
   logRotation: LogRotationOptions
   tickMs: number
   /**
@@ -68,6 +74,7 @@ export const DEFAULT_SYNC_LOOP_OPTIONS: SyncLoopOptions = {
   errorBackOffMs: 10_000,
   housekeepingIntervalMs: 2_000,
   gcIntervalMs: 60_000,
+  evictionIntervalMs: 10_000,
   logRotation: DEFAULT_LOG_ROTATION,
   tickMs: 1_000,
   parallelism: 4,
@@ -108,6 +115,10 @@ export interface SyncLoopDeps {
 }
 
 
+function finished(status: PodStatus | undefined): boolean {
+  return status?.phase === 'Succeeded' || status?.phase === 'Failed'
+}
+
 export class SyncLoop {
   private readonly pods = new Map<string, PodRecord>()
   private readonly workers: PodWorkers
@@ -119,6 +130,8 @@ export class SyncLoop {
   /** The node's effects (garbage collection, log rotation, pod removal) and its runtime view. */
   private readonly effects: ExecutorDeps
   private readonly cache: RuntimeCache
+  /** A measure of the emptyDirs is under way: the next tick does not start another. */
+  private measuring = false
 
   constructor(
     private readonly deps: SyncLoopDeps,
@@ -148,6 +161,7 @@ export class SyncLoop {
     this.timers.push(clock.every(this.opts.tickMs, () => this.tick()))
     this.timers.push(clock.every(this.opts.housekeepingIntervalMs, () => void this.housekeeping()))
     this.timers.push(clock.every(this.opts.gcIntervalMs, () => void this.collectGarbage()))
+    this.timers.push(clock.every(this.opts.evictionIntervalMs, () => void this.checkEvictions()))
   }
 
   async stop(timeoutMs = 5_000): Promise<void> {
@@ -285,6 +299,33 @@ export class SyncLoop {
     }
   }
 
+  /**
+   * The eviction manager's emptyDir rule: every running pod's emptyDirs on disk are measured, one
+   * after another (never two measures at once), and a pod over a sizeLimit is evicted: Failed for
+   * good with reason Evicted, as a rejected pod is, until an edit brings it back.
+   */
+  async checkEvictions(): Promise<void> {
+    if (!this.effects.diskUsage || this.measuring) return
+    this.measuring = true
+    try {
+      for (const rec of [...this.pods.values()]) {
+        const uid = rec.sp.pod.metadata.uid
+        // Only active pods are evicted, as the kubelet's eviction manager ranks only active pods: a
+        // finished pod keeps its phase however much its emptyDir holds.
+        if (rec.rejected || !rec.everSynced || this.workers.isTerminating(uid) || finished(rec.status)) continue
+        const eviction = await emptyDirLimitEviction(this.effects, rec.sp)
+        // The pod may have been edited, removed or refused while it was measured.
+        if (!eviction || this.pods.get(uid) !== rec || rec.rejected) continue
+        rec.rejected = {admit: false, reason: eviction.reason, message: eviction.message}
+        this.workers.update({type: 'kill', uid, sp: rec.sp, reason: `${eviction.reason}: ${eviction.message}`, evicted: eviction})
+      }
+    } catch (err) {
+      this.deps.logger.warn('Measuring emptyDirs failed; will retry', {err: errorMessage(err)})
+    } finally {
+      this.measuring = false
+    }
+  }
+
   /** Waits until no worker has anything to do (tests). */
   idle(): Promise<void> {
     return this.workers.idle()
@@ -299,12 +340,31 @@ export class SyncLoop {
       delete rec.rejected
       return true
     }
+    this.reject(rec, verdict)
+    return false
+  }
+
+  /**
+   * The runtime-dependent fields, checked before each sync of a pod using one (the features are
+   * read once, on the first such pod; handleUpdate cannot wait for that read). A refused pod is
+   * rejected like at admission; if an edit brought the field to a pod already running, it is killed.
+   */
+  private async refusedByRuntime(rec: PodRecord): Promise<boolean> {
+    const load = this.deps.sync.deps.runtimeSupport
+    if (!this.deps.node || !load || !needsRuntimeSupport(rec.sp)) return false
+    const verdict = checkRuntimeSupport(rec.sp, await load())
+    if (!verdict) return false
+    this.reject(rec, verdict)
+    if (rec.everSynced) this.workers.update({type: 'kill', uid: rec.sp.pod.metadata.uid, sp: rec.sp, reason: `${verdict.reason}: ${verdict.message}`})
+    return true
+  }
+
+  private reject(rec: PodRecord, verdict: Rejection): void {
     rec.rejected = verdict
     rec.status = withTransitionTimes(rec.status, rejectedStatus(rec.sp, verdict), this.deps.clock.now())
     this.deps.statusRecorder?.record(rec.sp, rec.status)
     this.effects.events?.emit(podObject(rec.sp.pod), 'Warning', verdict.reason, verdict.message)
     this.deps.logger.warn('Pod rejected by admission', {pod: rec.sp.pod.metadata.name, reason: verdict.reason, message: verdict.message})
-    return false
   }
 
   /** The runtime's pods from a read no older than a housekeeping period (the PLEG's, in watch). */
@@ -365,6 +425,7 @@ export class SyncLoop {
     const {sync, clock, logger, metrics} = this.deps
     const started = clock.now()
     try {
+      if (await this.refusedByRuntime(rec)) return
       // The cache answers when it was read after the pod's last change; else it reads the runtime.
       // A kill while the sync waits for a slot or runs ends it (signal): the kill comes next.
       const outcome = await this.limit(() => syncPod(sync, rec.sp, rec.waiting, {objects: this.deps.objects(), signal}, rec.lastChangeAt, this.startGate(rec.sp)), signal)
@@ -425,12 +486,25 @@ export class SyncLoop {
     this.deps.logger.debug(2, 'Sync interrupted', {pod: rec.sp.pod.metadata.name, reason: abortReason(signal).message})
   }
 
+  /** An evicted pod is stopped, not removed: its record says Failed, Evicted, over its stopped containers. */
+  private async stopEvicted(sp: StaticPod, observed: RuntimePod | undefined, eviction: Eviction): Promise<void> {
+    const {clock} = this.deps
+    const uid = sp.pod.metadata.uid
+    await stopEvictedPod(this.effects, sp, observed, eviction)
+    const rec = this.pods.get(uid)
+    if (!rec || rec.rejected?.reason !== eviction.reason) return
+    const after = await this.cache.getNewerThan(uid, clock.now())
+    rec.status = withTransitionTimes(rec.status, evictedStatus(sp, after, eviction, {hostIP: this.effects.hostIP, now: clock.now()}), clock.now())
+    this.deps.statusRecorder?.record(rec.sp, rec.status)
+  }
+
   private async killOne(work: Extract<PodWork, {type: 'kill'}>): Promise<void> {
     const {sync, logger, clock, metrics} = this.deps
     const started = clock.now()
     try {
       const observed = (await this.cache.getNewerThan(work.uid, clock.now())) ?? work.observed
       sync.prober?.removePod(work.uid)
+      if (work.evicted && work.sp) return await this.stopEvicted(work.sp, observed, work.evicted)
       // No write of this pod's record may follow (it would bring its directory back).
       await this.deps.statusRecorder?.remove(work.uid)
       if (!observed) {

@@ -122,3 +122,33 @@ describe('only http and https manifest URLs', () => {
     expect(r.stderr).not.toContain('s3cr3t')
   })
 })
+
+describe('imagePullSecrets: registry credentials are never echoed', () => {
+  const PULL_PASSWORD = 'pull-pa55-never-shown'
+  const manifest = (dockerconfigjson: string): string =>
+    `${POD.replace('spec: {', 'spec: {imagePullSecrets: [{name: regcred}], ')}---\napiVersion: v1\nkind: Secret\nmetadata: {name: regcred}\ntype: kubernetes.io/dockerconfigjson\nstringData:\n  .dockerconfigjson: ${JSON.stringify(dockerconfigjson)}\n`
+
+  it.each([
+    ['not JSON', `{"auths": {"r.io": {"password": "${PULL_PASSWORD}"`],
+    ['JSON but not an object', `["${PULL_PASSWORD}"]`],
+  ])('validate refuses a dockerconfigjson that is %s, naming the field and never quoting it', async (_what, content) => {
+    const dirs = makeDirs()
+    const file = join(dirs.work, 'pod.yaml')
+    writeFileSync(file, manifest(content))
+    const r = await kn(dirs, ['validate', '-f', file, '-v', '10'])
+    dirs.cleanup()
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/stringData\[?.*dockerconfigjson.*must hold a JSON object/)
+    expect(r.stdout + r.stderr).not.toContain(PULL_PASSWORD)
+  })
+
+  it('validate of a valid one never prints the secret', async () => {
+    const dirs = makeDirs()
+    const file = join(dirs.work, 'pod.yaml')
+    writeFileSync(file, manifest(JSON.stringify({auths: {'r.io': {username: 'u', password: PULL_PASSWORD}}})))
+    const r = await kn(dirs, ['validate', '-f', file, '-v', '10'])
+    dirs.cleanup()
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout + r.stderr).not.toContain(PULL_PASSWORD)
+  })
+})

@@ -1,13 +1,15 @@
 // An in-memory HostFs for unit tests of the effects: directories, files with modes and mounts,
 // and a log of every call, so a test sees what the node would hold without touching a disk.
 import {posix} from 'node:path'
-import type {HostFile, HostFs, MountPoint, PathInfo} from '../../src/host/port.js'
+import type {HostFile, HostFs, MountPoint, OwnershipResult, PathInfo} from '../../src/host/port.js'
 import {PathEscapeError} from '../../src/util/contained-path.js'
 
 export class FakeHostFs implements HostFs {
   readonly dirs = new Map<string, number>([['/', 0o755]])
   readonly files = new Map<string, {data: Buffer; mode: number}>()
   readonly mounts: MountPoint[] = []
+  /** Groups set by setGroupOwnership (an entry not listed has group 0). */
+  readonly groups = new Map<string, number>()
   readonly calls: string[] = []
 
   private record(op: string, path: string): void {
@@ -44,9 +46,10 @@ export class FakeHostFs implements HostFs {
 
   async stat(path: string): Promise<PathInfo | undefined> {
     const file = this.files.get(path)
-    if (file) return {type: 'file', size: file.data.length, mode: file.mode}
+    const gid = this.groups.get(path) ?? 0
+    if (file) return {type: 'file', size: file.data.length, mode: file.mode, gid}
     const dir = this.dirs.get(path)
-    return dir === undefined ? undefined : {type: 'directory', size: 0, mode: dir}
+    return dir === undefined ? undefined : {type: 'directory', size: 0, mode: dir, gid}
   }
 
   async realpath(path: string): Promise<string> {
@@ -105,6 +108,28 @@ export class FakeHostFs implements HostFs {
     const path = posix.join(base, sub)
     await this.mkdirp(path)
     return path
+  }
+
+  async readFileInside(base: string, sub: string, limit: number, field: string): Promise<Buffer | undefined> {
+    if (sub.startsWith('/') || sub.split('/').includes('..')) throw new PathEscapeError(field, `${JSON.stringify(sub)} must be a relative path without '..'`)
+    const data = this.files.get(posix.join(base, sub))?.data
+    if (data && data.length > limit) throw new RangeError(`${field}: ${JSON.stringify(sub)} is larger than ${limit} bytes`)
+    return data
+  }
+
+  async setGroupOwnership(dir: string, gid: number, opts: {recursive: boolean; limit: number; mode: (type: PathInfo['type'], mode: number) => number | undefined}): Promise<OwnershipResult> {
+    this.record('setGroupOwnership', dir)
+    const under = (p: string): boolean => p.startsWith(`${dir}/`)
+    const paths = [...(opts.recursive ? [...this.files.keys(), ...this.dirs.keys()].filter(under) : []), dir]
+    const truncated = paths.length > opts.limit
+    for (const p of paths.slice(0, truncated ? opts.limit - 1 : paths.length)) {
+      const st = await this.stat(p)
+      if (!st) continue
+      this.groups.set(p, gid)
+      const mode = opts.mode(st.type, st.mode)
+      if (mode !== undefined) await this.chmod(p, mode)
+    }
+    return {entries: Math.min(paths.length, opts.limit), truncated}
   }
 
   async mountTmpfs(dir: string): Promise<void> {

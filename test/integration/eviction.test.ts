@@ -1,0 +1,108 @@
+// The emptyDir sizeLimit rule over the fake CRI and a real root dir: a pod whose emptyDir on disk
+// outgrows its limit is evicted by `watch` (stopped, kept, Failed with the kubelet's reason and
+// message, never restarted) and by `run` while it waits; a pod within its limit runs on.
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {FakeRuntime} from '../support/fake-runtime.js'
+import {FakeClock} from '../support/fake-clock.js'
+import {createNode, type KubeNode} from '../../src/node/create-node.js'
+import {loadStaticPods} from '../../src/manifest/load.js'
+import {SyncLoop} from '../../src/loop/sync-loop.js'
+import {runOnce} from '../../src/loop/run-once.js'
+import {EMPTY_OBJECT_STORE} from '../../src/manifest/object-store.js'
+import {emptyDirPath} from '../../src/kuberuntime/naming.js'
+import {silentLogger} from '../../src/util/logger.js'
+import type {StaticPod} from '../../src/api/types.js'
+
+const IMAGE = 'localhost:5000/busybox:1.0'
+const MESSAGE = 'Usage of EmptyDir volume "cache" exceeds the limit "1Mi".'
+
+describe('emptyDir sizeLimit eviction over the fake CRI', () => {
+  let work: string
+  let fake: FakeRuntime
+  let clock: FakeClock
+  let node: KubeNode
+  let loop: SyncLoop
+
+  async function staticPod(name: string): Promise<StaticPod> {
+    const file = join(work, `${name}.yaml`)
+    writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}}\nspec:\n  volumes: [{name: cache, emptyDir: {sizeLimit: 1Mi}}]\n  containers: [{name: main, image: "${IMAGE}", volumeMounts: [{name: cache, mountPath: /cache}]}]\n`)
+    return (await loadStaticPods([file], {nodeName: 'n1'})).pods[0]!
+  }
+  const fill = (sp: StaticPod, bytes: number): void => writeFileSync(join(emptyDirPath(node.config.rootDir, sp.pod.metadata.uid, 'cache'), 'data'), Buffer.alloc(bytes, 1))
+  const states = (): string[] => [...fake.containers.values()].map((c) => c.status.state)
+
+  beforeEach(async () => {
+    work = mkdtempSync(join(tmpdir(), 'kn-evict-'))
+    fake = new FakeRuntime({images: [IMAGE]})
+    clock = new FakeClock(fake)
+    node = await createNode(
+      {nodeName: 'n1', rootDir: join(work, 'root'), podLogsDir: join(work, 'logs'), runtimeEndpoint: '', imageEndpoint: '', runtimeRequestTimeoutMs: 1000, resolvConf: '', clusterDNS: [], clusterDomain: 'cluster.local', parallelism: 4},
+      silentLogger,
+      {runtime: fake, clock},
+    )
+    loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true, objects: () => EMPTY_OBJECT_STORE}, {random: () => 0})
+  })
+  afterEach(async () => {
+    await loop.stop()
+    rmSync(work, {recursive: true, force: true})
+  })
+
+  it('watch: a pod over its limit is stopped, kept and Failed with Evicted; it is not restarted', async () => {
+    const sp = await staticPod('cache')
+    loop.handleUpdates([{op: 'ADD', pods: [sp]}])
+    await loop.idle()
+    fill(sp, 512 * 1024)
+    await loop.checkEvictions()
+    await loop.idle()
+    expect(states()).toEqual(['CONTAINER_RUNNING'])
+
+    fill(sp, 3 * 1024 * 1024)
+    await loop.checkEvictions()
+    await loop.idle()
+    expect(states()).toEqual(['CONTAINER_EXITED'])
+    expect(fake.sandboxes.size).toBe(1)
+    const status = loop.statuses()[0]!.status!
+    expect(status).toMatchObject({phase: 'Failed', reason: 'Evicted', message: MESSAGE})
+    expect(status.containerStatuses?.[0]?.state?.terminated).toBeDefined()
+
+    // Neither a resync nor a lifecycle event brings it back.
+    clock.advance(120_000)
+    loop.tick()
+    loop.handleLifecycleEvents([{uid: sp.pod.metadata.uid, type: 'ContainerDied', containerId: 'x'}])
+    await loop.idle()
+    expect(states()).toEqual(['CONTAINER_EXITED'])
+  })
+
+  it('watch: a finished pod keeps its phase, whatever its emptyDir holds', async () => {
+    const sp = await staticPod('done')
+    sp.pod.spec.restartPolicy = 'Never'
+    loop.handleUpdates([{op: 'ADD', pods: [sp]}])
+    await loop.idle()
+    const [id] = [...fake.containers.keys()]
+    fake.exitContainer(id!, 0)
+    loop.handleLifecycleEvents([{uid: sp.pod.metadata.uid, type: 'ContainerDied', containerId: id!}])
+    await loop.idle()
+    expect(loop.statuses()[0]!.status?.phase).toBe('Succeeded')
+    fill(sp, 3 * 1024 * 1024)
+    await loop.checkEvictions()
+    await loop.idle()
+    expect(loop.statuses()[0]!.status?.phase).toBe('Succeeded')
+  })
+
+  it('run: a pod over its limit while the run waits fails with Evicted', async () => {
+    const sp = await staticPod('job')
+    sp.pod.spec.containers[0]!.readinessProbe = {exec: {command: ['false']}, periodSeconds: 1}
+    // The emptyDir is already full when the pod starts (an emptyDir outlives its containers).
+    mkdirSync(emptyDirPath(node.config.rootDir, sp.pod.metadata.uid, 'cache'), {recursive: true})
+    fill(sp, 3 * 1024 * 1024)
+    const results = runOnce(node.sync, [sp], {wait: 'ready', timeoutMs: 60_000, parallelism: 1, pollMs: 100}, {objects: EMPTY_OBJECT_STORE})
+    const [r] = await results
+    expect(r!.outcome).toBe('failed')
+    expect(r!.reason).toBe(`Evicted: ${MESSAGE}`)
+    expect(r!.status).toMatchObject({phase: 'Failed', reason: 'Evicted', message: MESSAGE})
+    expect(states()).toEqual(['CONTAINER_EXITED'])
+  })
+})

@@ -10,12 +10,21 @@ import {quantityProblem, NOT_A_QUANTITY} from '../util/quantity.js'
 import {validateLifecycle, validateProbe} from './validate-probe.js'
 import {joinPath, keySegment} from '../util/field-path.js'
 import {subPathError} from '../util/relative-path.js'
+import {envFileKeyError, envFilePathError} from '../kuberuntime/env-file.js'
+import type {Volume} from '../api/types.js'
+import {volumeKind} from '../volumes/registry.js'
+import {validateRestartRules} from './validate-restart-rules.js'
 
 
 export interface ContainerContext {
   kind: 'container' | 'initContainer'
   volumeNames: ReadonlySet<string>
   hostNetwork: boolean
+  /**
+   * The pod's emptyDir volumes, the only ones a fileKeyRef may read (the API's rule); when not
+   * given, only the volume's existence is checked here and `run` refuses any other kind.
+   */
+  emptyDirNames?: ReadonlySet<string> | undefined
 }
 
 /** `report` is already prefixed with the container's path, e.g. `spec.containers[1]`. */
@@ -37,7 +46,7 @@ export function validateContainer(report: Report, value: unknown, ctx: Container
   checkStringList(report, 'args', c['args'])
   getString(report, 'workingDir', c['workingDir'])
   const portNames = validatePorts(report, c['ports'], ctx.hostNetwork)
-  validateEnv(report, c['env'])
+  validateEnv(report, c['env'], ctx)
   validateEnvFrom(report, c['envFrom'])
   validateResources(report, c['resources'])
   validateVolumeMounts(report, c['volumeMounts'], ctx.volumeNames)
@@ -52,19 +61,17 @@ export function validateContainer(report: Report, value: unknown, ctx: Container
   for (const flag of ['stdin', 'stdinOnce', 'tty'] as const) checkBoolean(report, flag, c[flag])
   validateSecurityContext(report, c['securityContext'])
 
+  // A container's own restartPolicy and restartPolicyRules (on any container, as the API allows
+  // since ContainerRestartRules); Always on an init container makes it a sidecar.
+  validateRestartRules(report, c)
   const sidecar = c['restartPolicy'] === 'Always'
   if (ctx.kind === 'initContainer') {
-    if (c['restartPolicy'] !== undefined && !sidecar) {
-      report('restartPolicy', `must be Always (a sidecar) or not set, got ${show(c['restartPolicy'])}`)
-    }
     if (!sidecar) {
       // Only sidecars may have probes and postStart/preStop hooks: a regular init container runs to completion.
       for (const f of ['livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'] as const) {
         if (c[f] !== undefined) report(f, 'may only be set on init containers with restartPolicy Always')
       }
     }
-  } else if (c['restartPolicy'] !== undefined) {
-    report('restartPolicy', 'may only be set on init containers')
   }
 }
 
@@ -109,7 +116,7 @@ function validatePorts(report: Report, v: unknown, hostNetwork: boolean): Set<st
 
 const VALUE_FROM = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'] as const
 
-function validateEnv(report: Report, v: unknown): void {
+function validateEnv(report: Report, v: unknown, ctx: ContainerContext): void {
   getList(report, 'env', v)?.forEach((item, i) => {
     const f = `env[${i}]`
     const env = getItem(report, f, item)
@@ -129,10 +136,49 @@ function validateEnv(report: Report, v: unknown): void {
     for (const k of present) {
       const ref = getObject(r, `valueFrom.${k}`, from[k])
       if (!ref) continue
-      const key = k === 'fieldRef' ? 'fieldPath' : k === 'resourceFieldRef' ? 'resource' : k === 'fileKeyRef' ? 'path' : 'key'
+      if (k === 'fileKeyRef') {
+        validateFileKeyRef(nested(r, 'valueFrom.fileKeyRef'), ref, ctx)
+        continue
+      }
+      const key = k === 'fieldRef' ? 'fieldPath' : k === 'resourceFieldRef' ? 'resource' : 'key'
       if (!getString(r, `valueFrom.${k}.${key}`, ref[key])) r(`valueFrom.${k}.${key}`, 'must be set')
     }
   })
+}
+
+/** The names of the emptyDir volumes among `spec.volumes` (as decoded), for ContainerContext.emptyDirNames. */
+export function emptyDirVolumeNames(volumes: unknown): Set<string> {
+  const names = new Set<string>()
+  if (!Array.isArray(volumes)) return names
+  for (const v of volumes) {
+    if (isObject(v) && typeof v['name'] === 'string' && volumeKind(v as unknown as Volume)?.name === 'emptyDir') names.add(v['name'])
+  }
+  return names
+}
+
+/**
+ * `valueFrom.fileKeyRef` (an env file in an emptyDir): every part is checked here, because the
+ * path becomes a file kube-node opens as root and the key is looked up in a container's file.
+ */
+function validateFileKeyRef(r: Report, ref: JsonObject, ctx: ContainerContext): void {
+  const volume = getString(r, 'volumeName', ref['volumeName'])
+  if (!volume) r('volumeName', 'must be set')
+  else if (!ctx.volumeNames.has(volume)) r('volumeName', `volume "${volume}" is not defined in spec.volumes`)
+  else if (ctx.emptyDirNames && !ctx.emptyDirNames.has(volume)) r('volumeName', `volume "${volume}" must be an emptyDir volume (env files are read only from emptyDir)`)
+  const path = getString(r, 'path', ref['path'])
+  const pathErr = path ? envFilePathError(path) : undefined
+  if (!path) r('path', 'must be set')
+  else if (pathErr) r('path', withValue(pathErr, path))
+  const key = getString(r, 'key', ref['key'])
+  const keyErr = key ? envFileKeyError(key) : undefined
+  if (!key) r('key', 'must be set')
+  else if (keyErr) r('key', withValue(keyErr, key))
+  checkBoolean(r, 'optional', ref['optional'])
+}
+
+/** The rule's message and the value (shortened), unless the message already says what it got. */
+function withValue(message: string, value: string): string {
+  return message.includes(', got ') ? message : `${message}, got ${JSON.stringify(value.slice(0, 200))}`
 }
 
 function validateEnvFrom(report: Report, v: unknown): void {
@@ -197,6 +243,7 @@ function validateVolumeMounts(report: Report, v: unknown, volumeNames: ReadonlyS
       if (err) r(sub, `${err}, got ${JSON.stringify(sp!.slice(0, 200))}`)
     }
     checkEnum(r, 'mountPropagation', mount['mountPropagation'], ['None', 'HostToContainer', 'Bidirectional'])
+    validateRecursiveReadOnly(r, mount)
   })
 }
 
@@ -215,4 +262,17 @@ function validateSecurityContext(report: Report, v: unknown): void {
     checkStringList(r, 'capabilities.drop', caps['drop'])
   }
   checkEnum(r, 'procMount', sc['procMount'], ['Default', 'Unmasked'])
+  if (sc['seLinuxOptions'] !== undefined && sc['seLinuxOptions'] !== null) r('seLinuxOptions', unsupported('seLinuxOptions'))
+}
+
+/** The API server's rule: a recursive read-only mount must be read-only and not propagate mounts. */
+function validateRecursiveReadOnly(r: Report, mount: JsonObject): void {
+  const rro = mount['recursiveReadOnly']
+  checkEnum(r, 'recursiveReadOnly', rro, ['Disabled', 'IfPossible', 'Enabled'])
+  if (rro !== 'IfPossible' && rro !== 'Enabled') return
+  if (mount['readOnly'] !== true) r('recursiveReadOnly', 'may only be specified when readOnly is true')
+  const propagation = mount['mountPropagation']
+  if (propagation !== undefined && propagation !== null && propagation !== 'None') {
+    r('recursiveReadOnly', 'may only be specified when mountPropagation is None or not specified')
+  }
 }

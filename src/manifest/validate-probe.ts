@@ -1,6 +1,7 @@
 // Validation of probes and lifecycle hooks: exactly one handler, sane timings, ports that
 // exist. Pure.
 import {checkEnum, checkStringList, getInteger, getItem, getList, getObject, getString, nested, show, type JsonObject, type Report} from '../util/check.js'
+import {unsupported} from '../util/unsupported.js'
 import {portNameError} from './names.js'
 
 const PROBE_HANDLERS = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const
@@ -34,7 +35,7 @@ export function validateLifecycle(report: Report, field: string, value: unknown,
   // stop signal: refused, never silently dropped.
   if (lifecycle['stopSignal'] !== undefined) {
     checkEnum(report, `${field}.stopSignal`, lifecycle['stopSignal'], STOP_SIGNALS)
-    report(`${field}.stopSignal`, 'is not supported: the container runtime interface kube-node speaks cannot set a stop signal; set STOPSIGNAL in the image instead')
+    report(`${field}.stopSignal`, unsupported('stopSignal'))
   }
 }
 

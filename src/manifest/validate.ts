@@ -7,8 +7,11 @@ import {
 } from '../util/check.js'
 import {unsupported} from '../util/unsupported.js'
 import {dnsLabelError} from './names.js'
-import {validateContainer, validateQuantities, validateResources} from './validate-container.js'
+import {emptyDirVolumeNames, validateContainer, validateQuantities, validateResources} from './validate-container.js'
 import {validateMetadata} from './validate-meta.js'
+import {validatePodResources} from './validate-pod-resources.js'
+import {validateRuntimeFields} from './validate-runtime-fields.js'
+import {withShapeIssues} from './shape-check.js'
 import {validateVolumes} from './validate-volume.js'
 import {issueAt, type DocumentRef} from './where.js'
 
@@ -30,7 +33,10 @@ export function validatePod(pod: unknown, where: DocumentRef, opts: ValidateOpti
     const spec = getObject(report, 'spec', pod['spec'])
     if (spec) validateSpec(nested(report, 'spec'), spec)
   }
-  return issues
+  validateRuntimeFields(report, pod)
+  // Every other value's JSON type, as the kubelet's decoding checks it: nothing later meets a shape it
+  // does not expect.
+  return withShapeIssues(issues, 'Pod', pod, where)
 }
 
 const DNS_POLICIES = ['ClusterFirst', 'ClusterFirstWithHostNet', 'Default', 'None']
@@ -54,10 +60,11 @@ function validateSpec(report: Report, spec: Record<string, unknown>): void {
   const initContainers = getList(report, 'initContainers', spec['initContainers'])
   // Names must be unique across containers and init containers: they key the runtime's containers.
   const seen = new Map<string, string>()
+  const emptyDirNames = emptyDirVolumeNames(spec['volumes'])
   const each = (list: unknown[] | undefined, field: string, kind: 'container' | 'initContainer'): void => {
     list?.forEach((c, i) => {
       const path = `${field}[${i}]`
-      validateContainer(nested(report, path), c, {kind, volumeNames, hostNetwork})
+      validateContainer(nested(report, path), c, {kind, volumeNames, hostNetwork, emptyDirNames})
       const name = isObject(c) ? c['name'] : undefined
       if (typeof name !== 'string' || name === '') return
       const first = seen.get(name)
@@ -93,7 +100,8 @@ function validateSpec(report: Report, spec: Record<string, unknown>): void {
   })
   getString(report, 'nodeName', spec['nodeName'])
   checkStringMap(report, 'nodeSelector', spec['nodeSelector'])
-  getString(report, 'runtimeClassName', spec['runtimeClassName'])
+  if (getString(report, 'runtimeClassName', spec['runtimeClassName'])) report('runtimeClassName', unsupported('runtimeClassName'))
+  if (getString(report, 'hostnameOverride', spec['hostnameOverride'])) report('hostnameOverride', unsupported('hostnameOverride'))
   getString(report, 'priorityClassName', spec['priorityClassName'])
   getString(report, 'schedulerName', spec['schedulerName'])
   getList(report, 'tolerations', spec['tolerations'])?.forEach((t, i) => getItem(report, `tolerations[${i}]`, t))
@@ -102,6 +110,7 @@ function validateSpec(report: Report, spec: Record<string, unknown>): void {
   // Pod-level resources and the overhead are quantities too: one that does not parse makes the
   // kubelet refuse the manifest (and admission adds the overhead to the pod's requests).
   validateResources(report, spec['resources'])
+  validatePodResources(report, spec)
   validateQuantities(report, 'overhead', spec['overhead'])
 
   // The kubelet rejects API-object references in static pods (KUBELET.md §1.3); kube-node has no
@@ -137,6 +146,8 @@ function validatePodSecurityContext(report: Report, v: unknown): void {
   getInteger(r, 'runAsUser', sc['runAsUser'], 0, 2147483647)
   getInteger(r, 'runAsGroup', sc['runAsGroup'], 0, 2147483647)
   getInteger(r, 'fsGroup', sc['fsGroup'], 0, 2147483647)
+  checkEnum(r, 'fsGroupChangePolicy', sc['fsGroupChangePolicy'], ['OnRootMismatch', 'Always'])
+  if (sc['seLinuxOptions'] !== undefined && sc['seLinuxOptions'] !== null) r('seLinuxOptions', unsupported('seLinuxOptions'))
   checkBoolean(r, 'runAsNonRoot', sc['runAsNonRoot'])
   getList(r, 'supplementalGroups', sc['supplementalGroups'])?.forEach((g, i) => getInteger(r, `supplementalGroups[${i}]`, g, 0, 4294967295))
   getList(r, 'sysctls', sc['sysctls'])?.forEach((s, i) => {

@@ -8,7 +8,6 @@ const REASONS: Readonly<Record<string, string>> = {
   persistentVolumeClaim: `a claim is bound to a volume by the API server and its volume controllers, ${NO_API_SERVER}; use hostPath or emptyDir`,
   ephemeral: `a generic ephemeral volume is a PersistentVolumeClaim the API server creates for the pod, ${NO_API_SERVER}; use emptyDir`,
   csi: 'CSI volumes need a CSI driver registered with a kubelet plugin manager, which kube-node does not run; mount it on the host and use a hostPath volume',
-  image: 'image volumes need a runtime that mounts OCI images through the CRI (containerd 2.1 or later), which kube-node does not ask for yet; copy the files into an emptyDir from an init container instead',
   gitRepo: 'gitRepo volumes were removed from the kubelet for running git as root; clone in an init container into an emptyDir instead',
   serviceAccountToken: `service account tokens are issued by the API server, ${NO_API_SERVER}`,
   clusterTrustBundle: `ClusterTrustBundles are objects of the API server, ${NO_API_SERVER}`,
@@ -19,12 +18,20 @@ const REASONS: Readonly<Record<string, string>> = {
   volumeDevices: 'raw block devices come from PersistentVolumeClaims, which need an API server',
   serviceAccountName: 'a static pod cannot reference a ServiceAccount (the kubelet refuses it too)',
   serviceAccount: 'a static pod cannot reference a ServiceAccount (the kubelet refuses it too)',
+  stopSignal: 'the container runtime interface kube-node speaks cannot set a stop signal; set STOPSIGNAL in the image instead',
+  runtimeClassName: `a RuntimeClass, which maps the name to a runtime handler, is an object of the API server, ${NO_API_SERVER}; configure the runtime's default handler instead`,
+  hostnameOverride: 'kube-node does not set the sandbox hostname from it (an alpha field); use spec.hostname',
+  podLevelLimits: 'pod-level limits are enforced on the pod\'s cgroup, which kube-node does not create (its sandboxes run under the runtime\'s default cgroup parent); set limits on each container instead',
+  seLinuxOptions: 'kube-node does not pass SELinux labels to the runtime, so the containers would run with its default label',
+}
+
+/** Why a field is refused, by its name (the last path segment); the field table (manifest/field-support.ts) reads it too. */
+export function refusalReason(key: string): string {
+  return Object.hasOwn(REASONS, key) ? REASONS[key]! : NO_STORAGE_PLUGIN
 }
 
 /** `is not supported: <why>` for a field a standalone node cannot provide (its last path segment). */
 export function unsupported(field: string): string {
-  const key = field.slice(field.lastIndexOf('.') + 1)
-  const reason = Object.hasOwn(REASONS, key) ? REASONS[key] : NO_STORAGE_PLUGIN
-  return `is not supported: ${reason}`
+  return `is not supported: ${refusalReason(field.slice(field.lastIndexOf('.') + 1))}`
 }
 

@@ -17,6 +17,7 @@ import {listEvents} from '../../src/node/events.js'
 import {podDataDir} from '../../src/kuberuntime/naming.js'
 import {silentLogger} from '../../src/util/logger.js'
 import type {NodeInfo} from '../../src/util/node-info.js'
+import {testNodeConfig} from '../support/node-config.js'
 
 const IMAGE = 'localhost:5000/busybox:1.0'
 const NODE: NodeInfo = {name: 'n1', maxPods: 110, capacity: {cpuMilli: 2000, memoryBytes: 8 * 2 ** 30, pods: 110}, labels: {'kubernetes.io/os': 'linux', 'kubernetes.io/hostname': 'n1'}, os: 'linux'}
@@ -39,7 +40,7 @@ describe('admission', () => {
     work = mkdtempSync(join(tmpdir(), 'kn-adm-'))
     fake = new FakeRuntime({images: [IMAGE]})
     node = await createNode(
-      {nodeName: 'n1', rootDir: join(work, 'root'), podLogsDir: join(work, 'logs'), runtimeEndpoint: '', imageEndpoint: '', runtimeRequestTimeoutMs: 1000, resolvConf: '', clusterDNS: [], clusterDomain: 'cluster.local', parallelism: 4},
+      testNodeConfig(work),
       silentLogger,
       {runtime: fake, clock: new FakeClock(fake)},
     )

@@ -15,6 +15,7 @@ import {EMPTY_OBJECT_STORE} from '../../src/manifest/object-store.js'
 import {emptyDirPath} from '../../src/kuberuntime/naming.js'
 import {silentLogger} from '../../src/util/logger.js'
 import type {StaticPod} from '../../src/api/types.js'
+import {testNodeConfig} from '../support/node-config.js'
 
 const IMAGE = 'localhost:5000/busybox:1.0'
 const MESSAGE = 'Usage of EmptyDir volume "cache" exceeds the limit "1Mi".'
@@ -39,7 +40,7 @@ describe('emptyDir sizeLimit eviction over the fake CRI', () => {
     fake = new FakeRuntime({images: [IMAGE]})
     clock = new FakeClock(fake)
     node = await createNode(
-      {nodeName: 'n1', rootDir: join(work, 'root'), podLogsDir: join(work, 'logs'), runtimeEndpoint: '', imageEndpoint: '', runtimeRequestTimeoutMs: 1000, resolvConf: '', clusterDNS: [], clusterDomain: 'cluster.local', parallelism: 4},
+      testNodeConfig(work),
       silentLogger,
       {runtime: fake, clock},
     )

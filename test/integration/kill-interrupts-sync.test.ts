@@ -19,6 +19,7 @@ import {podDataDir} from '../../src/kuberuntime/naming.js'
 import {silentLogger} from '../../src/util/logger.js'
 import type {StaticPod} from '../../src/api/types.js'
 import {close, listen} from './prober/listen.js'
+import {testNodeConfig} from '../support/node-config.js'
 
 const IMAGE = 'localhost:5000/busybox:1.0'
 const HUGE = 'localhost:5000/huge:1.0'
@@ -54,7 +55,7 @@ describe('a kill interrupts the running sync', () => {
     fake = new FakeRuntime({images: [IMAGE], pullable: [HUGE]})
     clock = new FakeClock(fake)
     node = await createNode(
-      {nodeName: 'n1', rootDir: join(work, 'root'), podLogsDir: join(work, 'logs'), runtimeEndpoint: '', imageEndpoint: '', runtimeRequestTimeoutMs: 1000, resolvConf: '', clusterDNS: [], clusterDomain: 'cluster.local', parallelism: 4},
+      testNodeConfig(work),
       silentLogger,
       {runtime: fake, clock},
     )

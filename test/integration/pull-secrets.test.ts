@@ -14,6 +14,7 @@ import {runOnce, type PodRunResult} from '../../src/loop/run-once.js'
 import {createObjectStore} from '../../src/manifest/object-store.js'
 import {createLogger} from '../../src/util/logger.js'
 import type {Secret, StaticPod} from '../../src/api/types.js'
+import {testNodeConfig} from '../support/node-config.js'
 
 const IMAGE = 'registry.example.com/team/app:1.0'
 const PASSWORD = 'pa55-hunter2-marker'
@@ -58,7 +59,7 @@ describe('imagePullSecrets over the fake CRI', () => {
     fake.pullable.add(IMAGE)
     logs = ''
     node = await createNode(
-      {nodeName: 'n1', rootDir: join(work, 'root'), podLogsDir: join(work, 'logs'), runtimeEndpoint: '', imageEndpoint: '', runtimeRequestTimeoutMs: 1000, resolvConf: '', clusterDNS: [], clusterDomain: 'cluster.local', parallelism: 4},
+      testNodeConfig(work),
       createLogger({verbosity: 10, format: 'text', write: (l) => (logs += l)}),
       {runtime: fake, clock: new FakeClock(fake)},
     )

@@ -9,7 +9,7 @@ import {FakeClock} from '../support/fake-clock.js'
 import {createNode, type KubeNode} from '../../src/node/create-node.js'
 import {runPods} from '../../src/node/run.js'
 import {silentLogger} from '../../src/util/logger.js'
-import type {NodeConfig} from '../../src/node/config.js'
+import {testNodeConfig} from '../support/node-config.js'
 
 const IMAGE = 'localhost:5000/busybox:latest'
 const MANIFEST = `apiVersion: v1
@@ -42,18 +42,7 @@ describe('restartPolicyRules over the fake CRI', () => {
     work = mkdtempSync(join(tmpdir(), 'kn-int-rules-'))
     fake = new FakeRuntime({images: ['localhost:5000/pause:3.9'], pullable: [IMAGE]})
     clock = new FakeClock(fake)
-    const config: NodeConfig = {
-      nodeName: 'node1',
-      rootDir: join(work, 'root'),
-      podLogsDir: join(work, 'logs'),
-      runtimeEndpoint: 'unix:///unused.sock',
-      imageEndpoint: 'unix:///unused.sock',
-      runtimeRequestTimeoutMs: 1000,
-      resolvConf: '',
-      clusterDNS: [],
-      clusterDomain: 'cluster.local',
-      parallelism: 4,
-    }
+    const config = testNodeConfig(work, {nodeName: 'node1'})
     node = await createNode(config, silentLogger, {runtime: fake, clock})
     file = join(work, 'job.yaml')
     writeFileSync(file, MANIFEST)

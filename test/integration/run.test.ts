@@ -15,7 +15,7 @@ import {listManagedPods, matchesName} from '../../src/node/pods.js'
 import {downPods} from '../../src/node/down.js'
 import {silentLogger} from '../../src/util/logger.js'
 import {InvalidInputError} from '../../src/util/errors.js'
-import type {NodeConfig} from '../../src/node/config.js'
+import {testNodeConfig} from '../support/node-config.js'
 
 const IMAGE = 'localhost:5000/busybox:latest'
 
@@ -39,18 +39,7 @@ describe('run over the fake CRI', () => {
     work = mkdtempSync(join(tmpdir(), 'kn-int-'))
     fake = new FakeRuntime({images: ['localhost:5000/pause:3.9'], pullable: [IMAGE]})
     clock = new FakeClock(fake)
-    const config: NodeConfig = {
-      nodeName: 'node1',
-      rootDir: join(work, 'root'),
-      podLogsDir: join(work, 'logs'),
-      runtimeEndpoint: 'unix:///unused.sock',
-      imageEndpoint: 'unix:///unused.sock',
-      runtimeRequestTimeoutMs: 1000,
-      resolvConf: '',
-      clusterDNS: [],
-      clusterDomain: 'cluster.local',
-      parallelism: 4,
-    }
+    const config = testNodeConfig(work, {nodeName: 'node1'})
     node = await createNode(config, silentLogger, {runtime: fake, clock})
   })
 

@@ -17,6 +17,7 @@ import {silentLogger} from '../../src/util/logger.js'
 import type {NodeInfo} from '../../src/util/node-info.js'
 import type {ContainerConfig, PodSandboxConfig} from '../../src/cri/api.js'
 import type {AppArmorHost} from '../../src/host/apparmor.js'
+import {testNodeConfig} from '../support/node-config.js'
 
 const IMAGE = 'localhost:5000/busybox:1.0'
 const NODE: NodeInfo = {name: 'n1', maxPods: 110, capacity: {cpuMilli: 2000, memoryBytes: 8 * 2 ** 30, pods: 110}, labels: {'kubernetes.io/os': 'linux'}, os: 'linux'}
@@ -51,7 +52,7 @@ describe('runtime-dependent fields', () => {
     fake = new FakeRuntime({images: [IMAGE]})
     appArmor = {enabled: false, profiles: new Set()}
     node = await createNode(
-      {nodeName: 'n1', rootDir: join(work, 'root'), podLogsDir: join(work, 'logs'), runtimeEndpoint: '', imageEndpoint: '', runtimeRequestTimeoutMs: 1000, resolvConf: '', clusterDNS: [], clusterDomain: 'cluster.local', parallelism: 4},
+      testNodeConfig(work),
       silentLogger,
       {runtime: fake, clock: new FakeClock(fake), appArmor: async () => appArmor},
     )

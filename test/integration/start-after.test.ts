@@ -17,6 +17,7 @@ import {EMPTY_OBJECT_STORE} from '../../src/manifest/object-store.js'
 import {silentLogger} from '../../src/util/logger.js'
 import {InvalidInputError} from '../../src/util/errors.js'
 import type {PodSandboxConfig} from '../../src/cri/api.js'
+import {testNodeConfig} from '../support/node-config.js'
 
 const IMAGE = 'localhost:5000/busybox:latest'
 const MISSING = 'localhost:5000/missing:1.0'
@@ -56,7 +57,7 @@ describe('start-after over the fake CRI', () => {
     fake = new FakeRuntime({images: ['localhost:5000/pause:3.9'], pullable: [IMAGE]})
     clock = new FakeClock(fake)
     node = await createNode(
-      {nodeName: 'node1', rootDir: join(work, 'root'), podLogsDir: join(work, 'logs'), runtimeEndpoint: '', imageEndpoint: '', runtimeRequestTimeoutMs: 1000, resolvConf: '', clusterDNS: [], clusterDomain: 'cluster.local', parallelism: 4},
+      testNodeConfig(work, {nodeName: 'node1'}),
       silentLogger,
       {runtime: fake, clock},
     )

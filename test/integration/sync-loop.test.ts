@@ -12,6 +12,7 @@ import {SyncLoop} from '../../src/loop/sync-loop.js'
 import {EMPTY_OBJECT_STORE} from '../../src/manifest/object-store.js'
 import {silentLogger} from '../../src/util/logger.js'
 import type {StaticPod} from '../../src/api/types.js'
+import {testNodeConfig} from '../support/node-config.js'
 
 const IMAGE = 'localhost:5000/busybox:1.0'
 
@@ -39,7 +40,7 @@ describe('SyncLoop over the fake CRI', () => {
     clock = new FakeClock(fake)
     ready = false
     node = await createNode(
-      {nodeName: 'n1', rootDir: join(work, 'root'), podLogsDir: join(work, 'logs'), runtimeEndpoint: '', imageEndpoint: '', runtimeRequestTimeoutMs: 1000, resolvConf: '', clusterDNS: [], clusterDomain: 'cluster.local', parallelism: 4},
+      testNodeConfig(work),
       silentLogger,
       {runtime: fake, clock},
     )

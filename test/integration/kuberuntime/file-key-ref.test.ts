@@ -6,7 +6,6 @@ import {mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import type {NodeConfig} from '../../../src/node/config.js'
 import {createNode, type KubeNode} from '../../../src/node/create-node.js'
 import {runPods} from '../../../src/node/run.js'
 import {loadStaticPods} from '../../../src/manifest/load.js'
@@ -15,6 +14,7 @@ import {SyncLoop} from '../../../src/loop/sync-loop.js'
 import {silentLogger} from '../../../src/util/logger.js'
 import {FakeClock} from '../../support/fake-clock.js'
 import {FakeRuntime} from '../../support/fake-runtime.js'
+import {testNodeConfig} from '../../support/node-config.js'
 
 const IMAGE = 'localhost:5000/busybox:1.36'
 
@@ -76,18 +76,7 @@ describe('fileKeyRef over the fake CRI', () => {
       writeFileSync(join(data.hostPath, 'config.env'), envFile)
       fake.exitContainer(id, 0)
     }
-    const config: NodeConfig = {
-      nodeName: 'node1',
-      rootDir: join(work, 'root'),
-      podLogsDir: join(work, 'logs'),
-      runtimeEndpoint: 'unix:///unused.sock',
-      imageEndpoint: 'unix:///unused.sock',
-      runtimeRequestTimeoutMs: 1000,
-      resolvConf: '',
-      clusterDNS: [],
-      clusterDomain: 'cluster.local',
-      parallelism: 4,
-    }
+    const config = testNodeConfig(work, {nodeName: 'node1'})
     node = await createNode(config, silentLogger, {runtime: fake, clock})
   })
 

@@ -51,8 +51,17 @@ export interface SecurityProfile {
   localhostRef: string
 }
 
+/** An SELinux label; the runtime applies it only where SELinux is enabled on the host. */
+export interface SELinuxOption {
+  user: string
+  role: string
+  type: string
+  level: string
+}
+
 export interface LinuxSandboxSecurityContext {
   namespaceOptions?: NamespaceOption
+  selinuxOptions?: SELinuxOption
   runAsUser?: {value: number}
   runAsGroup?: {value: number}
   readonlyRootfs?: boolean
@@ -156,6 +165,7 @@ export interface LinuxContainerSecurityContext {
   capabilities?: Capability
   privileged?: boolean
   namespaceOptions?: NamespaceOption
+  selinuxOptions?: SELinuxOption
   runAsUser?: {value: number}
   runAsGroup?: {value: number}
   runAsUsername?: string

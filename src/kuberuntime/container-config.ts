@@ -41,6 +41,7 @@ import {containerLogPath} from './naming.js'
 import {namespaceOptions, supplementalGroups} from './sandbox-config.js'
 import {containerOomScoreAdj} from './oom-score.js'
 import {appArmorProfileOf, criAppArmor} from './apparmor.js'
+import {criSELinux} from './selinux.js'
 
 export interface ContainerContext {
   /** The restart count the new container gets (CRI metadata.attempt). */
@@ -154,6 +155,9 @@ export function containerSecurityContext(pod: Pod, container: Container, rootDir
   if (policy === 'Merge' || policy === 'Strict') out.supplementalGroupsPolicy = policy
   // Both AppArmor forms, as the kubelet sends them: runtimes before the `apparmor` message read the string.
   Object.assign(out, criAppArmor(appArmorProfileOf(pod, container)))
+  // The container's label, else the pod's (the kubelet's determineEffectiveSecurityContext).
+  const selinux = criSELinux(sc?.seLinuxOptions ?? podSc?.seLinuxOptions)
+  if (selinux) out.selinuxOptions = selinux
   if (sc?.readOnlyRootFilesystem === true) out.readonlyRootfs = true
   if (sc?.allowPrivilegeEscalation === false) out.noNewPrivs = true
   // Privileged containers see everything; an Unmasked procMount asks for no masking.
@@ -203,7 +207,9 @@ export function buildMounts(pod: Pod, container: Container, volumeSource: Volume
       containerPath: vm.mountPath,
       hostPath: withSubPath(source.hostPath, mountSubPath(vm, vars, `container ${container.name}, volumeMount ${vm.name}`)),
       readonly: vm.readOnly === true || source.readOnly,
-      selinuxRelabel: false,
+      // As the kubelet's volume plugins: the volumes kube-node makes may be relabelled for the
+      // pod's SELinux label (a no-op where SELinux is off), a host path never.
+      selinuxRelabel: volume?.hostPath === undefined,
       propagation: propagation(vm.mountPropagation),
       // The kubelet's resolveRecursiveReadOnly: validation has made sure the mount is read-only.
       ...(vm.recursiveReadOnly === 'Enabled' || (vm.recursiveReadOnly === 'IfPossible' && recursiveReadOnlyMounts) ? {recursiveReadOnly: true} : {}),

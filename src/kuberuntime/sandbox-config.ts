@@ -25,6 +25,7 @@ import {
   SANDBOX_HASH_ANNOTATION,
 } from './labels.js'
 import {podLogDirectory} from './naming.js'
+import {criSELinux} from './selinux.js'
 
 export interface SandboxContext {
   /** 0 for the pod's first sandbox, previous + 1 after that. */
@@ -134,6 +135,8 @@ function sandboxSecurityContext(pod: Pod): LinuxSandboxSecurityContext {
   }
   if (sc?.runAsUser !== undefined) out.runAsUser = {value: sc.runAsUser}
   if (sc?.runAsGroup !== undefined) out.runAsGroup = {value: sc.runAsGroup}
+  const selinux = criSELinux(sc?.seLinuxOptions)
+  if (selinux) out.selinuxOptions = selinux
   const groups = supplementalGroups(pod)
   if (groups.length > 0) out.supplementalGroups = groups
   // Strict reaches only a runtime that reports supporting it (admission refuses the pod otherwise).

@@ -116,8 +116,8 @@ export const FIELD_SUPPORT: readonly FieldSupport[] = [
   honoured(`${PSC}.sysctls`, 'sent to the runtime for the sandbox (sandbox-config.ts)'),
   honoured(`${PSC}.seccompProfile`, 'the default profile of every container; Localhost profiles live under <root-dir>/seccomp (container-config.ts)'),
   runtime(`${PSC}.appArmorProfile`, 'the default profile of every container; a Localhost profile must be loaded in the host\'s AppArmor, checked at run/watch time'),
-  refused(`${PSC}.seLinuxOptions`),
-  ignored(`${PSC}.seLinuxChangePolicy`, 'chooses how volumes are relabelled for SELinux; kube-node mounts without relabelling and refuses seLinuxOptions'),
+  honoured(`${PSC}.seLinuxOptions`, 'the sandbox\'s and every container\'s SELinux label, passed to the runtime, which applies it where SELinux is enabled; kube-node\'s own volumes are relabelled, host paths never, as the kubelet\'s plugins do (sandbox-config.ts, container-config.ts)'),
+  ignored(`${PSC}.seLinuxChangePolicy`, 'chooses between relabelling by mount option and recursive relabelling for volumes that support the mount option (CSI, with the SELinuxMount feature); kube-node\'s volumes are relabelled by the runtime either way'),
   ignored(`${PSC}.windowsOptions`, 'Windows only: a Linux node ignores it, as the kubelet does'),
 
   // ---- containers (and init containers) ----
@@ -163,7 +163,7 @@ export const FIELD_SUPPORT: readonly FieldSupport[] = [
   honoured(`${SC}.procMount`, 'Unmasked sends no masked or read-only /proc paths (container-config.ts)'),
   honoured(`${SC}.seccompProfile`, 'overrides the pod\'s; Localhost profiles live under <root-dir>/seccomp (container-config.ts)'),
   runtime(`${SC}.appArmorProfile`, 'overrides the pod\'s; a Localhost profile must be loaded in the host\'s AppArmor, checked at run/watch time'),
-  refused(`${SC}.seLinuxOptions`),
+  honoured(`${SC}.seLinuxOptions`, 'overrides the pod\'s label, passed to the runtime (container-config.ts)'),
   ignored(`${SC}.windowsOptions`, 'Windows only: a Linux node ignores it, as the kubelet does'),
 
   // ---- volumes ----

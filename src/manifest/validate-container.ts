@@ -262,7 +262,6 @@ function validateSecurityContext(report: Report, v: unknown): void {
     checkStringList(r, 'capabilities.drop', caps['drop'])
   }
   checkEnum(r, 'procMount', sc['procMount'], ['Default', 'Unmasked'])
-  if (sc['seLinuxOptions'] !== undefined && sc['seLinuxOptions'] !== null) r('seLinuxOptions', unsupported('seLinuxOptions'))
 }
 
 /** The API server's rule: a recursive read-only mount must be read-only and not propagate mounts. */

@@ -147,7 +147,6 @@ function validatePodSecurityContext(report: Report, v: unknown): void {
   getInteger(r, 'runAsGroup', sc['runAsGroup'], 0, 2147483647)
   getInteger(r, 'fsGroup', sc['fsGroup'], 0, 2147483647)
   checkEnum(r, 'fsGroupChangePolicy', sc['fsGroupChangePolicy'], ['OnRootMismatch', 'Always'])
-  if (sc['seLinuxOptions'] !== undefined && sc['seLinuxOptions'] !== null) r('seLinuxOptions', unsupported('seLinuxOptions'))
   checkBoolean(r, 'runAsNonRoot', sc['runAsNonRoot'])
   getList(r, 'supplementalGroups', sc['supplementalGroups'])?.forEach((g, i) => getInteger(r, `supplementalGroups[${i}]`, g, 0, 4294967295))
   getList(r, 'sysctls', sc['sysctls'])?.forEach((s, i) => {

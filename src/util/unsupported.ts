@@ -22,7 +22,6 @@ const REASONS: Readonly<Record<string, string>> = {
   runtimeClassName: `a RuntimeClass, which maps the name to a runtime handler, is an object of the API server, ${NO_API_SERVER}; configure the runtime's default handler instead`,
   hostnameOverride: 'kube-node does not set the sandbox hostname from it (an alpha field); use spec.hostname',
   podLevelLimits: 'pod-level limits are enforced on the pod\'s cgroup, which kube-node does not create (its sandboxes run under the runtime\'s default cgroup parent); set limits on each container instead',
-  seLinuxOptions: 'kube-node does not pass SELinux labels to the runtime, so the containers would run with its default label',
 }
 
 /** Why a field is refused, by its name (the last path segment); the field table (manifest/field-support.ts) reads it too. */

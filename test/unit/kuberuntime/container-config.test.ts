@@ -107,11 +107,12 @@ describe('buildContainerConfig', () => {
 
   describe('mounts', () => {
     const emptyDir = `${ROOT}/pods/${UID}/volumes/kubernetes.io~empty-dir/cache`
+    // Volumes kube-node makes may be relabelled for SELinux; a host path (/srv/data) never is.
     const mount = (containerPath: string, hostPath: string, more: Partial<Mount> = {}): Mount => ({
       containerPath,
       hostPath,
       readonly: false,
-      selinuxRelabel: false,
+      selinuxRelabel: !hostPath.startsWith('/srv/data'),
       propagation: 'PROPAGATION_PRIVATE',
       ...more,
     })

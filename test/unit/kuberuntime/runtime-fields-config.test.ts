@@ -69,3 +69,24 @@ describe('supplementalGroupsPolicy', () => {
     expect(container.linux?.securityContext?.supplementalGroupsPolicy).toBeUndefined()
   })
 })
+
+describe('SELinux labels, passed through as the kubelet passes them', () => {
+  const label = {user: 'system_u', role: 'system_r', type: 'spc_t', level: 's0:c1,c2'}
+  it.each<[string, Partial<Container>, (p: StaticPod['pod']) => void, object | undefined, object | undefined]>([
+    ['none: nothing sent', {}, () => {}, undefined, undefined],
+    ['the pod\'s label: on the sandbox and the container', {}, (p) => void (p.spec.securityContext = {seLinuxOptions: label}), label, label],
+    ['the container\'s own label wins for the container only', {securityContext: {seLinuxOptions: {level: 's0:c5'}}}, (p) => void (p.spec.securityContext = {seLinuxOptions: label}), label, {user: '', role: '', type: '', level: 's0:c5'}],
+    ['an empty label asks for nothing', {securityContext: {seLinuxOptions: {}}}, () => {}, undefined, undefined],
+  ])('%s', (_name, own, mutate, sandbox, container) => {
+    const built = config(makeContainer(own), mutate)
+    expect(built.sandbox.linux?.securityContext?.selinuxOptions).toEqual(sandbox)
+    expect(built.container.linux?.securityContext?.selinuxOptions).toEqual(container)
+  })
+
+  it('a kube-node volume may be relabelled by the runtime, a host path never', () => {
+    const built = config(makeContainer({volumeMounts: [{name: 'data', mountPath: '/d'}, {name: 'scratch', mountPath: '/s'}]}), (p) => {
+      p.spec.volumes = [{name: 'data', hostPath: {path: '/srv/data'}}, {name: 'scratch', emptyDir: {}}]
+    })
+    expect(built.container.mounts.map((m) => [m.containerPath, m.selinuxRelabel])).toEqual([['/d', false], ['/s', true]])
+  })
+})

@@ -3130,6 +3130,7 @@ export const runtime = $root.runtime = (() => {
             }
 
             LinuxSandboxSecurityContext.prototype.namespaceOptions = null;
+            LinuxSandboxSecurityContext.prototype.selinuxOptions = null;
             LinuxSandboxSecurityContext.prototype.runAsUser = null;
             LinuxSandboxSecurityContext.prototype.readonlyRootfs = false;
             LinuxSandboxSecurityContext.prototype.supplementalGroups = $util.emptyArray;
@@ -3152,6 +3153,8 @@ export const runtime = $root.runtime = (() => {
                     throw Error("max depth exceeded");
                 if (m.namespaceOptions != null && Object.hasOwnProperty.call(m, "namespaceOptions"))
                     $root.runtime.v1.NamespaceOption.encode(m.namespaceOptions, w.uint32(10).fork(), q + 1).ldelim();
+                if (m.selinuxOptions != null && Object.hasOwnProperty.call(m, "selinuxOptions"))
+                    $root.runtime.v1.SELinuxOption.encode(m.selinuxOptions, w.uint32(18).fork(), q + 1).ldelim();
                 if (m.runAsUser != null && Object.hasOwnProperty.call(m, "runAsUser"))
                     $root.runtime.v1.Int64Value.encode(m.runAsUser, w.uint32(26).fork(), q + 1).ldelim();
                 if (m.readonlyRootfs != null && Object.hasOwnProperty.call(m, "readonlyRootfs"))
@@ -3200,6 +3203,10 @@ export const runtime = $root.runtime = (() => {
                     switch (t >>> 3) {
                     case 1: {
                             m.namespaceOptions = $root.runtime.v1.NamespaceOption.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 2: {
+                            m.selinuxOptions = $root.runtime.v1.SELinuxOption.decode(r, r.uint32(), undefined, n + 1);
                             break;
                         }
                     case 3: {
@@ -3275,6 +3282,11 @@ export const runtime = $root.runtime = (() => {
                         throw TypeError(".runtime.v1.LinuxSandboxSecurityContext.namespaceOptions: object expected");
                     m.namespaceOptions = $root.runtime.v1.NamespaceOption.fromObject(d.namespaceOptions, n + 1);
                 }
+                if (d.selinuxOptions != null) {
+                    if (!$util.isObject(d.selinuxOptions))
+                        throw TypeError(".runtime.v1.LinuxSandboxSecurityContext.selinuxOptions: object expected");
+                    m.selinuxOptions = $root.runtime.v1.SELinuxOption.fromObject(d.selinuxOptions, n + 1);
+                }
                 if (d.runAsUser != null) {
                     if (!$util.isObject(d.runAsUser))
                         throw TypeError(".runtime.v1.LinuxSandboxSecurityContext.runAsUser: object expected");
@@ -3348,6 +3360,7 @@ export const runtime = $root.runtime = (() => {
                 }
                 if (o.defaults) {
                     d.namespaceOptions = null;
+                    d.selinuxOptions = null;
                     d.runAsUser = null;
                     d.readonlyRootfs = false;
                     d.privileged = false;
@@ -3358,6 +3371,9 @@ export const runtime = $root.runtime = (() => {
                 }
                 if (m.namespaceOptions != null && Object.hasOwnProperty.call(m, "namespaceOptions")) {
                     d.namespaceOptions = $root.runtime.v1.NamespaceOption.toObject(m.namespaceOptions, o, q + 1);
+                }
+                if (m.selinuxOptions != null && Object.hasOwnProperty.call(m, "selinuxOptions")) {
+                    d.selinuxOptions = $root.runtime.v1.SELinuxOption.toObject(m.selinuxOptions, o, q + 1);
                 }
                 if (m.runAsUser != null && Object.hasOwnProperty.call(m, "runAsUser")) {
                     d.runAsUser = $root.runtime.v1.Int64Value.toObject(m.runAsUser, o, q + 1);
@@ -3406,6 +3422,162 @@ export const runtime = $root.runtime = (() => {
             };
 
             return LinuxSandboxSecurityContext;
+        })();
+
+        v1.SELinuxOption = (function() {
+
+            function SELinuxOption(p) {
+                if (p)
+                    for (var ks = Object.keys(p), i = 0; i < ks.length; ++i)
+                        if (p[ks[i]] != null && ks[i] !== "__proto__")
+                            this[ks[i]] = p[ks[i]];
+            }
+
+            SELinuxOption.prototype.user = "";
+            SELinuxOption.prototype.role = "";
+            SELinuxOption.prototype.type = "";
+            SELinuxOption.prototype.level = "";
+
+            SELinuxOption.create = function create(properties) {
+                return new SELinuxOption(properties);
+            };
+
+            SELinuxOption.encode = function encode(m, w, q) {
+                if (!w)
+                    w = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (m.user != null && Object.hasOwnProperty.call(m, "user"))
+                    w.uint32(10).string(m.user);
+                if (m.role != null && Object.hasOwnProperty.call(m, "role"))
+                    w.uint32(18).string(m.role);
+                if (m.type != null && Object.hasOwnProperty.call(m, "type"))
+                    w.uint32(26).string(m.type);
+                if (m.level != null && Object.hasOwnProperty.call(m, "level"))
+                    w.uint32(34).string(m.level);
+                return w;
+            };
+
+            SELinuxOption.decode = function decode(r, l, e, n) {
+                if (!(r instanceof $Reader))
+                    r = $Reader.create(r);
+                if (n === undefined)
+                    n = 0;
+                if (n > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var c, m;
+                if (l === undefined)
+                    c = r.len;
+                else {
+                    c = r.pos + l;
+                    if (c > r.len)
+                        throw RangeError("index out of range");
+                    l = r.len;
+                    r.len = c;
+                }
+                m = new $root.runtime.v1.SELinuxOption();
+                while (r.pos < c) {
+                    var t = r.uint32();
+                    if (t === e)
+                        break;
+                    switch (t >>> 3) {
+                    case 1: {
+                            m.user = r.string();
+                            break;
+                        }
+                    case 2: {
+                            m.role = r.string();
+                            break;
+                        }
+                    case 3: {
+                            m.type = r.string();
+                            break;
+                        }
+                    case 4: {
+                            m.level = r.string();
+                            break;
+                        }
+                    default:
+                        r.skipType(t & 7, n);
+                        break;
+                    }
+                }
+                if (l !== undefined) {
+                    if (r.pos !== c)
+                        throw RangeError("index out of range");
+                    r.len = l;
+                }
+                return m;
+            };
+
+            SELinuxOption.fromObject = function fromObject(d, n) {
+                if (d instanceof $root.runtime.v1.SELinuxOption)
+                    return d;
+                if (!$util.isObject(d))
+                    throw TypeError(".runtime.v1.SELinuxOption: object expected");
+                if (n === undefined)
+                    n = 0;
+                if (n > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                var m = new $root.runtime.v1.SELinuxOption();
+                if (d.user != null) {
+                    m.user = String(d.user);
+                }
+                if (d.role != null) {
+                    m.role = String(d.role);
+                }
+                if (d.type != null) {
+                    m.type = String(d.type);
+                }
+                if (d.level != null) {
+                    m.level = String(d.level);
+                }
+                return m;
+            };
+
+            SELinuxOption.toObject = function toObject(m, o, q) {
+                if (!o)
+                    o = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                var d = {};
+                if (o.defaults) {
+                    d.user = "";
+                    d.role = "";
+                    d.type = "";
+                    d.level = "";
+                }
+                if (m.user != null && Object.hasOwnProperty.call(m, "user")) {
+                    d.user = m.user;
+                }
+                if (m.role != null && Object.hasOwnProperty.call(m, "role")) {
+                    d.role = m.role;
+                }
+                if (m.type != null && Object.hasOwnProperty.call(m, "type")) {
+                    d.type = m.type;
+                }
+                if (m.level != null && Object.hasOwnProperty.call(m, "level")) {
+                    d.level = m.level;
+                }
+                return d;
+            };
+
+            SELinuxOption.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            SELinuxOption.getTypeUrl = function getTypeUrl(typeUrlPrefix) {
+                if (typeUrlPrefix === undefined) {
+                    typeUrlPrefix = "type.googleapis.com";
+                }
+                return typeUrlPrefix + "/runtime.v1.SELinuxOption";
+            };
+
+            return SELinuxOption;
         })();
 
         v1.SupplementalGroupsPolicy = (function() {
@@ -6779,6 +6951,7 @@ export const runtime = $root.runtime = (() => {
             LinuxContainerSecurityContext.prototype.capabilities = null;
             LinuxContainerSecurityContext.prototype.privileged = false;
             LinuxContainerSecurityContext.prototype.namespaceOptions = null;
+            LinuxContainerSecurityContext.prototype.selinuxOptions = null;
             LinuxContainerSecurityContext.prototype.runAsUser = null;
             LinuxContainerSecurityContext.prototype.runAsUsername = "";
             LinuxContainerSecurityContext.prototype.readonlyRootfs = false;
@@ -6809,6 +6982,8 @@ export const runtime = $root.runtime = (() => {
                     w.uint32(16).bool(m.privileged);
                 if (m.namespaceOptions != null && Object.hasOwnProperty.call(m, "namespaceOptions"))
                     $root.runtime.v1.NamespaceOption.encode(m.namespaceOptions, w.uint32(26).fork(), q + 1).ldelim();
+                if (m.selinuxOptions != null && Object.hasOwnProperty.call(m, "selinuxOptions"))
+                    $root.runtime.v1.SELinuxOption.encode(m.selinuxOptions, w.uint32(34).fork(), q + 1).ldelim();
                 if (m.runAsUser != null && Object.hasOwnProperty.call(m, "runAsUser"))
                     $root.runtime.v1.Int64Value.encode(m.runAsUser, w.uint32(42).fork(), q + 1).ldelim();
                 if (m.runAsUsername != null && Object.hasOwnProperty.call(m, "runAsUsername"))
@@ -6877,6 +7052,10 @@ export const runtime = $root.runtime = (() => {
                         }
                     case 3: {
                             m.namespaceOptions = $root.runtime.v1.NamespaceOption.decode(r, r.uint32(), undefined, n + 1);
+                            break;
+                        }
+                    case 4: {
+                            m.selinuxOptions = $root.runtime.v1.SELinuxOption.decode(r, r.uint32(), undefined, n + 1);
                             break;
                         }
                     case 5: {
@@ -6980,6 +7159,11 @@ export const runtime = $root.runtime = (() => {
                         throw TypeError(".runtime.v1.LinuxContainerSecurityContext.namespaceOptions: object expected");
                     m.namespaceOptions = $root.runtime.v1.NamespaceOption.fromObject(d.namespaceOptions, n + 1);
                 }
+                if (d.selinuxOptions != null) {
+                    if (!$util.isObject(d.selinuxOptions))
+                        throw TypeError(".runtime.v1.LinuxContainerSecurityContext.selinuxOptions: object expected");
+                    m.selinuxOptions = $root.runtime.v1.SELinuxOption.fromObject(d.selinuxOptions, n + 1);
+                }
                 if (d.runAsUser != null) {
                     if (!$util.isObject(d.runAsUser))
                         throw TypeError(".runtime.v1.LinuxContainerSecurityContext.runAsUser: object expected");
@@ -7079,6 +7263,7 @@ export const runtime = $root.runtime = (() => {
                     d.capabilities = null;
                     d.privileged = false;
                     d.namespaceOptions = null;
+                    d.selinuxOptions = null;
                     d.runAsUser = null;
                     d.runAsUsername = "";
                     d.readonlyRootfs = false;
@@ -7097,6 +7282,9 @@ export const runtime = $root.runtime = (() => {
                 }
                 if (m.namespaceOptions != null && Object.hasOwnProperty.call(m, "namespaceOptions")) {
                     d.namespaceOptions = $root.runtime.v1.NamespaceOption.toObject(m.namespaceOptions, o, q + 1);
+                }
+                if (m.selinuxOptions != null && Object.hasOwnProperty.call(m, "selinuxOptions")) {
+                    d.selinuxOptions = $root.runtime.v1.SELinuxOption.toObject(m.selinuxOptions, o, q + 1);
                 }
                 if (m.runAsUser != null && Object.hasOwnProperty.call(m, "runAsUser")) {
                     d.runAsUser = $root.runtime.v1.Int64Value.toObject(m.runAsUser, o, q + 1);

@@ -68,7 +68,7 @@ describe('request fields on the wire', () => {
       image: {image: 'busybox'},
       command: [], args: [], workingDir: '', envs: [], labels: {}, annotations: {}, logPath: 'app/0.log', stdin: false, stdinOnce: false, tty: false,
       mounts: [{containerPath: '/d', hostPath: '/h', readonly: true, selinuxRelabel: false, propagation: 'PROPAGATION_PRIVATE', recursiveReadOnly: true}],
-      linux: {securityContext: {apparmor: {profileType: 'Localhost', localhostRef: 'k8s-x'}, apparmorProfile: 'localhost/k8s-x', supplementalGroupsPolicy: 'Strict'}},
+      linux: {securityContext: {apparmor: {profileType: 'Localhost', localhostRef: 'k8s-x'}, apparmorProfile: 'localhost/k8s-x', supplementalGroupsPolicy: 'Strict', selinuxOptions: {user: 'u', role: 'r', type: 't', level: 's0'}}},
     } as Parameters<typeof containerConfigToWire>[0])
     const c = service()['CreateContainer']!
     const bytes = c.requestSerialize({podSandboxId: 's', config: wire, sandboxConfig: null})
@@ -77,6 +77,7 @@ describe('request fields on the wire', () => {
       apparmor: {profileType: 'Localhost', localhostRef: 'k8s-x'},
       apparmorProfile: 'localhost/k8s-x',
       supplementalGroupsPolicy: 'Strict',
+      selinuxOptions: {user: 'u', role: 'r', type: 't', level: 's0'},
     })
     expect(decoded.config.mounts[0]?.recursiveReadOnly).toBe(true)
   })

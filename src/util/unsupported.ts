@@ -18,7 +18,7 @@ const REASONS: Readonly<Record<string, string>> = {
   volumeDevices: 'raw block devices come from PersistentVolumeClaims, which need an API server',
   serviceAccountName: 'a static pod cannot reference a ServiceAccount (the kubelet refuses it too)',
   serviceAccount: 'a static pod cannot reference a ServiceAccount (the kubelet refuses it too)',
-  stopSignal: 'the container runtime interface kube-node speaks cannot set a stop signal; set STOPSIGNAL in the image instead',
+  stopSignal: 'kube-node does not send the CRI stop signal (the kubelet\'s ContainerStopSignals feature is alpha, and containerd 1.6 ignores the field); set STOPSIGNAL in the image instead',
   runtimeClassName: `a RuntimeClass, which maps the name to a runtime handler, is an object of the API server, ${NO_API_SERVER}; configure the runtime's default handler instead`,
   hostnameOverride: 'kube-node does not set the sandbox hostname from it (an alpha field); use spec.hostname',
   podLevelLimits: 'pod-level limits are enforced on the pod\'s cgroup, which kube-node does not create (its sandboxes run under the runtime\'s default cgroup parent); set limits on each container instead',

@@ -76,6 +76,31 @@ export function decodeManifest(location: string, text: string): DecodeResult {
 }
 
 /**
+ * The value of a one-document YAML text (a configuration file) read with the same rules and
+ * limits as manifests, or the first problem as one sentence.
+ */
+export function decodeYamlValue(text: string): {value: unknown} | {problem: string} {
+  const tooLarge = prescanYaml(text)
+  if (tooLarge) return {problem: tooLarge}
+  const lineCounter = new LineCounter()
+  const docs = parseQuietly(() => parseDocuments(text, lineCounter))
+  if (docs.length > 1) return {problem: 'must hold one YAML document'}
+  const doc = docs[0]
+  if (!doc) return {value: null}
+  const err = doc.errors[0]
+  if (err) {
+    const pos = lineCounter.linePos(err.pos[0])
+    return {problem: `invalid YAML: ${firstLine(err.message)} at line ${pos.line}, column ${pos.col}`}
+  }
+  const json = yamlToJson(doc)
+  if ('message' in json) {
+    const pos = lineCounter.linePos(json.offset)
+    return {problem: `invalid YAML: ${json.message} at line ${pos.line}, column ${pos.col}`}
+  }
+  return {value: json.value}
+}
+
+/**
  * The documents of a YAML stream, every scalar kept as written: yaml-to-json.ts resolves them
  * with kubectl's rules, so the library's schema (failsafe, no known tags) decides nothing.
  * Duplicate keys are found by yaml-to-json.ts in linear time; the library's own check is quadratic.

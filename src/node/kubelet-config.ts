@@ -1,7 +1,7 @@
 // `--config`: the KubeletConfiguration fields kube-node honours (kubelet.config.k8s.io/v1beta1).
 // Unknown fields are warnings (a kubelet config file has many kube-node does not need); a
 // known field with a bad value is an error naming the file and the field.
-import {parse} from 'yaml'
+import {decodeYamlValue} from '../manifest/decode.js'
 import {InvalidInputError, type FieldIssue} from '../util/errors.js'
 import {parseDuration} from '../util/duration.js'
 import {quantityValue} from '../util/quantity.js'
@@ -124,12 +124,10 @@ export interface ParsedKubeletConfig {
 /** Pure: text of a KubeletConfiguration file → values, or an InvalidInputError naming every bad field. */
 export function parseKubeletConfig(text: string, location: string): ParsedKubeletConfig {
   const issue = (field: string, message: string): FieldIssue => ({location, document: 0, field, message})
-  let doc: unknown
-  try {
-    doc = parse(text)
-  } catch (err) {
-    throw new InvalidInputError([issue('', `invalid YAML: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`)])
-  }
+  // Read as the kubelet reads it (sigs.k8s.io/yaml): the YAML 1.1 rules manifests are read with.
+  const decoded = decodeYamlValue(text)
+  if ('problem' in decoded) throw new InvalidInputError([issue('', decoded.problem)])
+  const doc = decoded.value
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new InvalidInputError([issue('', 'must be a KubeletConfiguration object')])
   const obj = doc as Record<string, unknown>
   const issues: FieldIssue[] = []

@@ -59,6 +59,19 @@ cgroupDriver: systemd
     expect(() => parseKubeletConfig(head + line + '\n', 'kubelet.yaml')).toThrowError(new InvalidInputError(`kubelet.yaml, document 0, ${message}`).message)
   })
 
+  it('reads YAML as the kubelet does (YAML 1.1: yes is true, 017 is octal)', () => {
+    const {values} = parseKubeletConfig(head + 'seccompDefault: yes\nmaxPods: 017\n', 'kubelet.yaml')
+    expect(values).toMatchObject({seccompDefault: true, maxPods: 15})
+  })
+
+  it.each([
+    ['a duplicate key', 'maxPods: 5\nmaxPods: 6\n', /duplicate/i],
+    ['two documents', 'maxPods: 5\n---\nmaxPods: 6\n', /one YAML document/],
+    ['an invalid escape', 'clusterDomain: "a\\qb"\n', /invalid YAML/],
+  ])('rejects %s, naming the file', (_name, text, message) => {
+    expect(() => parseKubeletConfig(head + text, 'kubelet.yaml')).toThrowError(message)
+  })
+
   it('rejects another kind', () => {
     expect(() => parseKubeletConfig('apiVersion: v1\nkind: Pod\n', 'k.yaml')).toThrow(InvalidInputError)
   })

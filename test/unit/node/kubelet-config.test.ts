@@ -65,7 +65,7 @@ cgroupDriver: systemd
   })
 
   it.each([
-    ['a duplicate key', 'maxPods: 5\nmaxPods: 6\n', /duplicate/i],
+    ['a duplicate key', 'maxPods: 5\nmaxPods: 6\n', /map keys must be unique at line 4/],
     ['two documents', 'maxPods: 5\n---\nmaxPods: 6\n', /one YAML document/],
     ['an invalid escape', 'clusterDomain: "a\\qb"\n', /invalid YAML/],
   ])('rejects %s, naming the file', (_name, text, message) => {

@@ -3,7 +3,7 @@
 // without it. The kubelet spreads these checks over admission and sandbox/container creation:
 //   - supplementalGroupsPolicy: Strict → predicate admission, SupplementalGroupsPolicyNotSupported
 //     when the runtime's Status lacks features.supplemental_groups_policy;
-//   - AppArmor → its AppArmor admit handler (pkg/security/apparmor): any profile but Unconfined
+//   - AppArmor → its AppArmor admit handler (pkg/security/apparmor), where every profile but Unconfined
 //     needs AppArmor enabled on the host ("Cannot enforce AppArmor: ..."). The kubelet makes it a
 //     soft admission (the pod waits Pending); nothing on a standalone node changes that while a
 //     run lasts, so kube-node fails the pod. Like older kubelets, a Localhost profile must also be
@@ -126,7 +126,7 @@ function appArmorRefusal(sp: StaticPod, s: RuntimeSupport): RuntimeRefusal | und
   const {pod} = sp
   const refuse = (detail: string): RuntimeRefusal => ({reason: RUNTIME_REASON.appArmor, message: `Cannot enforce AppArmor: ${detail}`})
   if (!s.appArmor.enabled) {
-    // The kubelet's rule: any profile but Unconfined, anywhere in the pod, needs AppArmor.
+    // The kubelet's rule is that every profile but Unconfined, anywhere in the pod, needs AppArmor.
     const podProfile = pod.spec.securityContext?.appArmorProfile
     if (confines(podProfile)) return refuse(`spec.securityContext.appArmorProfile asks for ${describeProfile(podProfile!)}, but AppArmor is not enabled on the host`)
     for (const {field, container} of containersOf(sp)) {

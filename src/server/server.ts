@@ -148,7 +148,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, routes: Record<
   const route = Object.hasOwn(routes, path) ? routes[path] : undefined
   if (!route && api && isApiPath(path)) return api.handle(req, res, path)
   if (!route) return send(res, 404, 'text/plain; charset=utf-8', '404 page not found\n')
-  // On a loopback listener only a loopback name is genuine: any other Host is a page of some web
+  // On a loopback listener only a loopback name is genuine; every other Host is a page of some web
   // site (DNS rebinding) reading pod specs and metrics through a browser. /healthz tells nothing.
   if (loopbackOnly && path !== '/healthz' && !loopbackHost(req.headers.host)) {
     return send(res, 403, 'text/plain; charset=utf-8', 'forbidden: on a loopback address kube-node answers loopback host names only (localhost, 127.0.0.1, [::1])\n')

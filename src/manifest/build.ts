@@ -10,6 +10,7 @@ import {validateConfigObject} from './validate-config.js'
 import {validatePod} from './validate.js'
 import {unknownFields, type ValidationMode} from './unknown-fields.js'
 import {describeRef, issueAt, type DocumentRef} from './where.js'
+import {withoutNulls} from './without-nulls.js'
 
 export interface ManifestSet {
   pods: StaticPod[]
@@ -57,7 +58,7 @@ export function buildManifests(blobs: readonly ManifestBlob[], opts: BuildOption
       const source = {kind: obj.source, location: obj.ref.location, document: obj.ref.document}
       set.pods.push(applyDefaults(obj.object, {nodeName: opts.nodeName, source}))
     } else {
-      const copy = structuredClone(obj.object) as ConfigMap & Secret
+      const copy = withoutNulls(obj.object) as ConfigMap & Secret
       copy.metadata = {...copy.metadata, namespace: copy.metadata?.namespace || 'default'}
       if (obj.kind === 'ConfigMap') set.configMaps.push(copy)
       else set.secrets.push(copy)

@@ -10,6 +10,7 @@ import {defaultPullPolicy} from './image-ref.js'
 import {volumeKind} from '../volumes/registry.js'
 import {presentSources} from './volume-sources.js'
 import {startAfterOf} from './start-after.js'
+import {withoutNulls} from './without-nulls.js'
 
 export const CONFIG_HASH_ANNOTATION = 'kubernetes.io/config.hash'
 export const CONFIG_SOURCE_ANNOTATION = 'kubernetes.io/config.source'
@@ -25,7 +26,7 @@ export interface DefaultsOptions {
  * kubelet does); otherwise it is `staticPodUid(node, namespace, name)`, so it survives edits.
  */
 export function applyDefaults(pod: unknown, opts: DefaultsOptions): StaticPod {
-  const input = structuredClone(pod) as Pod
+  const input = withoutNulls(pod) as Pod
   const manifestName = input.metadata?.name ?? ''
   const namespace = input.metadata?.namespace || 'default'
   const uid = input.metadata?.uid || staticPodUid(opts.nodeName, namespace, manifestName)

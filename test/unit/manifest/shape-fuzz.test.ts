@@ -305,6 +305,17 @@ describe('invalid shapes never reach the stages after validation', () => {
     expect(await check(basePod(), cms, secrets)).toBe(true)
   })
 
+  it.each<[string, (p: Record<string, unknown>) => void]>([
+    // Found by the property below: admission read a null NodeSelector as one with terms.
+    ['required node affinity', (p) => void ((p['spec'] as Record<string, unknown>)['affinity'] = {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: null}})],
+    ['the pod security context', (p) => void ((p['spec'] as Record<string, unknown>)['securityContext'] = null)],
+    ['container security context', (p) => void (((p['spec'] as Record<string, unknown>)['containers'] as Record<string, unknown>[])[0]!['securityContext'] = null)],
+  ])('a null %s means unset, as in Go, and goes through every stage', async (_name, mutate) => {
+    const pod = basePod()
+    mutate(pod)
+    expect(await check(pod, validObjects('ConfigMap', [baseConfigMap()]), validObjects('Secret', [baseSecret()]))).toBe(true)
+  })
+
   it('every schema path can be reached from the Pod, the ConfigMap and the Secret', () => {
     // The walk above chooses among the fields of FIELDS; a kind missing there would fuzz nothing.
     for (const kind of ['Pod', 'ConfigMap', 'Secret']) expect(Object.hasOwn(KINDS, kind)).toBe(true)

@@ -30,7 +30,7 @@ export function validateRestartRules(report: Report, c: JsonObject): void {
     if (action === undefined) report(`${f}.action`, 'must be set (Restart)')
     else if (action === 'RestartAllContainers') {
       // Kubernetes 1.35+ restarts the whole pod in place for it; ignoring the rule would be worse than refusing.
-      report(`${f}.action`, 'RestartAllContainers is not supported: kube-node restarts single containers, not a whole pod in place; use Restart')
+      report(`${f}.action`, 'is not supported: RestartAllContainers restarts the whole pod in place, which kube-node does not do (it restarts single containers); use Restart')
     } else if (action !== 'Restart') report(`${f}.action`, `must be Restart, got ${show(action)}`)
     const codes = getObject(report, `${f}.exitCodes`, rule['exitCodes'])
     if (!codes) {

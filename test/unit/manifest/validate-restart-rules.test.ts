@@ -34,7 +34,7 @@ describe('validatePod: restartPolicy and restartPolicyRules', () => {
     ['action missing', withRules([{exitCodes: {operator: 'In', values: [1]}}]), `${R}.restartPolicyRules[0].action`, 'must be set (Restart)'],
     ['action unknown', withRules([rule('In', [1], 'DoNotRestart')]), `${R}.restartPolicyRules[0].action`, 'must be Restart, got "DoNotRestart"'],
     ['action RestartAllContainers', withRules([rule('In', [1], 'RestartAllContainers')]), `${R}.restartPolicyRules[0].action`,
-      'RestartAllContainers is not supported: kube-node restarts single containers, not a whole pod in place; use Restart'],
+      'is not supported: RestartAllContainers restarts the whole pod in place, which kube-node does not do (it restarts single containers); use Restart'],
     ['exitCodes missing', withRules([{action: 'Restart'}]), `${R}.restartPolicyRules[0].exitCodes`, 'must be set'],
     ['exitCodes a list', withRules([{action: 'Restart', exitCodes: [42]}]), `${R}.restartPolicyRules[0].exitCodes`, 'must be an object, got list'],
     ['operator missing', withRules([{action: 'Restart', exitCodes: {values: [1]}}]), `${R}.restartPolicyRules[0].exitCodes.operator`, 'must be set (In or NotIn)'],

@@ -3,27 +3,16 @@
 // with `kube-node logs`). A missing optional key leaves its variable unset; a missing required key
 // gives that container the kubelet's CreateContainerConfigError; a planted symlink to a host file
 // fails the container without reading the file. Runs as its own node ("filekey").
-import {spawn} from 'node:child_process'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, describe, expect, it} from 'vitest'
-import {BUSYBOX, ENDPOINT, ROOT, makeDirs, writeManifest, type Result} from './support.js'
+import {BUSYBOX, makeDirs, writeManifest, type Result, knAs} from './support.js'
 
 const NODE = 'filekey'
 const dirs = makeDirs()
 mkdirSync(dirs.work, {recursive: true})
 
-function kn(rest: string[]): Promise<Result> {
-  const flags = ['--runtime-endpoint', ENDPOINT, '--root-dir', dirs.rootDir, '--pod-logs-dir', dirs.logsDir, '--node-name', NODE]
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), ...rest, ...flags], {env: {...process.env, NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr}))
-  })
-}
+const kn = (rest: string[]): Promise<Result> => knAs(NODE, dirs, rest)
 
 function podYaml(name: string, initScript: string, containers: string): string {
   return `apiVersion: v1

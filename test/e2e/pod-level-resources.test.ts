@@ -2,27 +2,15 @@
 // with QoS class Burstable from them, and admission rejects one whose pod-level cpu request the
 // node cannot hold, though its containers ask for little); limits are refused before any CRI call,
 // since kube-node creates no pod cgroup to enforce them. Runs as its own node ("podres").
-import {spawn} from 'node:child_process'
 import {mkdirSync} from 'node:fs'
-import {join} from 'node:path'
 import {afterAll, afterEach, describe, expect, it} from 'vitest'
-import {BUSYBOX, ENDPOINT, ROOT, makeDirs, writeManifest, type Result} from './support.js'
+import {BUSYBOX, makeDirs, writeManifest, type Result, knAs} from './support.js'
 
 const NODE = 'podres'
 const dirs = makeDirs()
 mkdirSync(dirs.work, {recursive: true})
 
-function kn(rest: string[]): Promise<Result> {
-  const flags = ['--runtime-endpoint', ENDPOINT, '--root-dir', dirs.rootDir, '--pod-logs-dir', dirs.logsDir, '--node-name', NODE]
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), ...rest, ...flags], {env: {...process.env, NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr}))
-  })
-}
+const kn = (rest: string[]): Promise<Result> => knAs(NODE, dirs, rest)
 
 function podYaml(name: string, resources: string): string {
   return `apiVersion: v1

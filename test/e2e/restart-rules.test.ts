@@ -3,27 +3,15 @@
 // count 1, last exit 42) and the pod then Succeeds; a container exiting 1, which no rule matches,
 // stays stopped and the pod Fails. The container counts its runs in an emptyDir. Runs as its own
 // node ("rules").
-import {spawn} from 'node:child_process'
 import {mkdirSync} from 'node:fs'
-import {join} from 'node:path'
 import {afterAll, afterEach, describe, expect, it} from 'vitest'
-import {BUSYBOX, ENDPOINT, ROOT, makeDirs, writeManifest, type Result} from './support.js'
+import {BUSYBOX, makeDirs, writeManifest, type Result, knAs} from './support.js'
 
 const NODE = 'rules'
 const dirs = makeDirs()
 mkdirSync(dirs.work, {recursive: true})
 
-function kn(rest: string[]): Promise<Result> {
-  const flags = ['--runtime-endpoint', ENDPOINT, '--root-dir', dirs.rootDir, '--pod-logs-dir', dirs.logsDir, '--node-name', NODE]
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), ...rest, ...flags], {env: {...process.env, NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('close', (code) => resolve({code: code ?? -1, stdout, stderr}))
-  })
-}
+const kn = (rest: string[]): Promise<Result> => knAs(NODE, dirs, rest)
 
 /** The first run exits `first`, every later run exits 0. */
 function podYaml(name: string, first: number): string {

@@ -25,8 +25,8 @@ export function makeDirs(): {rootDir: string; logsDir: string; work: string; cle
 }
 
 /** `endpoint`: another runtime socket, e.g. a stall proxy's (test/e2e/stall-proxy.ts). */
-export function knArgs(dirs: {rootDir: string; logsDir: string}, args: string[], endpoint = ENDPOINT): string[] {
-  const globals = ['--runtime-endpoint', endpoint, '--root-dir', dirs.rootDir, '--pod-logs-dir', dirs.logsDir, '--node-name', NODE]
+export function knArgs(dirs: {rootDir: string; logsDir: string}, args: string[], endpoint = ENDPOINT, node = NODE): string[] {
+  const globals = ['--runtime-endpoint', endpoint, '--root-dir', dirs.rootDir, '--pod-logs-dir', dirs.logsDir, '--node-name', node]
   // Global flags go before a `--` (after it everything belongs to the command run by exec).
   const dash = args.indexOf('--')
   const [before, after] = dash === -1 ? [args, []] : [args.slice(0, dash), args.slice(dash)]
@@ -35,8 +35,13 @@ export function knArgs(dirs: {rootDir: string; logsDir: string}, args: string[],
 
 /** Runs kube-node to completion. Asynchronous so that vitest's timeouts still work. */
 export function kn(dirs: {rootDir: string; logsDir: string}, args: string[], input?: string): Promise<Result> {
+  return knAs(NODE, dirs, args, input)
+}
+
+/** kn as another node: a test file that runs as its own node never sees other files' pods. */
+export function knAs(node: string, dirs: {rootDir: string; logsDir: string}, args: string[], input?: string): Promise<Result> {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, knArgs(dirs, args), {env: {...process.env, NO_COLOR: '1'}})
+    const child = spawn(process.execPath, knArgs(dirs, args, ENDPOINT, node), {env: {...process.env, NO_COLOR: '1'}})
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

@@ -25,6 +25,7 @@ import type {Container, ContainerPort, PodStatus, StaticPod} from '../api/types.
 import type {NodeSelectorRequirement, NodeSelectorTerm} from '../api/types.js'
 import type {ResourceRequirements} from '../api/generated/types.js'
 import {podQosClass} from '../kuberuntime/qos.js'
+import {NO_REQUESTS, addRequests, aggregateContainerRequests, type PodRequests} from '../kuberuntime/requests.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 import {ownValue} from '../util/own.js'
 import {LABEL_OS, type NodeInfo} from '../util/node-info.js'
@@ -230,29 +231,7 @@ function hostPortConflict(sp: StaticPod, others: readonly StaticPod[]): string |
 
 // ---- resources (scheduler noderesources.Fits, component-helpers PodRequests) ----
 
-export interface PodRequests {
-  cpuMilli: number
-  memoryBytes: number
-}
-
-function containerRequests(c: Container): PodRequests {
-  // API defaulting copies limits into missing requests; do the same in case it did not run.
-  const req = c.resources?.requests ?? {}
-  const lim = c.resources?.limits ?? {}
-  const cpu = req['cpu'] ?? lim['cpu']
-  const memory = req['memory'] ?? lim['memory']
-  return {
-    cpuMilli: cpu === undefined ? 0 : quantityMilliValue(cpu),
-    memoryBytes: memory === undefined ? 0 : quantityValue(memory),
-  }
-}
-
-const add = (a: PodRequests, b: PodRequests): PodRequests => ({cpuMilli: a.cpuMilli + b.cpuMilli, memoryBytes: a.memoryBytes + b.memoryBytes})
-const max = (a: PodRequests, b: PodRequests): PodRequests => ({
-  cpuMilli: Math.max(a.cpuMilli, b.cpuMilli),
-  memoryBytes: Math.max(a.memoryBytes, b.memoryBytes),
-})
-const ZERO: PodRequests = {cpuMilli: 0, memoryBytes: 0}
+export type {PodRequests} from '../kuberuntime/requests.js'
 
 /**
  * What the pod requests from the node: the sum of its containers and sidecars, or more if an
@@ -261,23 +240,9 @@ const ZERO: PodRequests = {cpuMilli: 0, memoryBytes: 0}
  */
 export function podRequests(sp: StaticPod): PodRequests {
   const spec = sp.pod.spec
-  let total = spec.containers.map(containerRequests).reduce(add, ZERO)
-  let sidecars = ZERO
-  let initPeak = ZERO
-  for (const c of spec.initContainers ?? []) {
-    const r = containerRequests(c)
-    if (isSidecar(c)) {
-      // A sidecar keeps running beside the regular containers and every later init container.
-      total = add(total, r)
-      sidecars = add(sidecars, r)
-      initPeak = max(initPeak, sidecars)
-    } else {
-      initPeak = max(initPeak, add(r, sidecars))
-    }
-  }
-  total = podLevelRequests(spec.resources, max(total, initPeak))
+  const total = podLevelRequests(spec.resources, aggregateContainerRequests(spec))
   const overhead = spec.overhead ?? {}
-  return add(total, {
+  return addRequests(total, {
     cpuMilli: overhead['cpu'] === undefined ? 0 : quantityMilliValue(overhead['cpu']),
     memoryBytes: overhead['memory'] === undefined ? 0 : quantityValue(overhead['memory']),
   })
@@ -309,7 +274,7 @@ function insufficient(resource: 'pods' | 'cpu' | 'memory', requested: number, us
 function checkResources(sp: StaticPod, others: readonly StaticPod[], node: NodeInfo): AdmitResult | undefined {
   if (others.length + 1 > node.maxPods) return insufficient('pods', 1, others.length, node.maxPods)
   const want = podRequests(sp)
-  const used = others.map(podRequests).reduce(add, ZERO)
+  const used = others.map(podRequests).reduce(addRequests, NO_REQUESTS)
   const cap = node.capacity
   // A zero request always fits, even on a node that is already over-committed.
   if (want.cpuMilli > 0 && want.cpuMilli > cap.cpuMilli - used.cpuMilli) {

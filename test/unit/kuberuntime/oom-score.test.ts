@@ -26,3 +26,27 @@ describe('containerOomScoreAdj', () => {
     expect(containerOomScoreAdj(p, c, 4 * GiB)).toBe(want)
   })
 })
+
+describe('containerOomScoreAdj with pod-level requests and sidecars (kubelet qos/policy.go)', () => {
+  const c = (name: string, memory?: string, restartPolicy?: 'Always'): Container => ({
+    name,
+    image: 'i',
+    resources: {requests: {cpu: '100m', ...(memory ? {memory} : {})}},
+    ...(restartPolicy ? {restartPolicy} : {}),
+  })
+  it.each<[string, Container[], Container[], Record<string, string> | undefined, string, number]>([
+    // 2 GiB at pod level, 1 GiB asked by the two containers: 512 MiB more each → (512Mi+512Mi)/4Gi.
+    ['the pod-level surplus is shared by every container', [c('a', '512Mi'), c('b', '512Mi')], [], {memory: '2Gi'}, 'a', 750],
+    ['without pod-level requests, only the container\'s own', [c('a', '512Mi'), c('b', '512Mi')], [], undefined, 'a', 875],
+    // The sidecar asks nothing, so it would be 1000 - 0 → 999; it is held to the least regular container's 750.
+    ['a sidecar is killed no sooner than the least-requesting regular container', [c('a', '1Gi'), c('b', '2Gi')], [c('side', undefined, 'Always')], undefined, 'side', 750],
+    ['a sidecar asking more keeps its own lower score', [c('a', '1Gi')], [c('side', '2Gi', 'Always')], undefined, 'side', 500],
+  ])('%s', (_name, containers, initContainers, podRequests, name, want) => {
+    const p = namedPod('p', containers, {mutate: (pod) => {
+      if (initContainers.length > 0) pod.spec.initContainers = initContainers
+      if (podRequests) pod.spec.resources = {requests: podRequests}
+    }}).pod
+    const target = [...containers, ...initContainers].find((x) => x.name === name)!
+    expect(containerOomScoreAdj(p, target, 4 * GiB)).toBe(want)
+  })
+})

@@ -4,8 +4,7 @@ import * as http2 from 'node:http2'
 import {errorMessage} from '../util/errors.js'
 import type {GRPCAction} from './actions.js'
 import {decodeHealthCheckResponse, encodeHealthCheckRequest, GRPC_CODES, HEALTH_CHECK_PATH, SERVING_STATUS} from './grpc-wire.js'
-import {DEFAULT_USER_AGENT} from './http-get.js'
-import {joinHostPort, seconds, type HandlerOutcome, type HandlerTarget} from './target.js'
+import {DEFAULT_USER_AGENT, joinHostPort, seconds, type HandlerOutcome, type HandlerTarget} from './target.js'
 
 /** A health response is a few bytes; anything much larger is not one. */
 const MAX_RESPONSE_BYTES = 64 * 1024

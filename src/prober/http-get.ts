@@ -5,9 +5,8 @@ import * as http from 'node:http'
 import * as https from 'node:https'
 import {errorMessage} from '../util/errors.js'
 import type {HTTPGetAction} from './actions.js'
-import {joinHostPort, limitOutput, MAX_OUTPUT_BYTES, resolvePort, seconds, type HandlerOutcome, type HandlerTarget} from './target.js'
+import {DEFAULT_USER_AGENT, joinHostPort, limitOutput, MAX_OUTPUT_BYTES, resolvePort, seconds, type HandlerOutcome, type HandlerTarget} from './target.js'
 
-export const DEFAULT_USER_AGENT = 'kube-probe/1.33'
 const MAX_REDIRECTS = 10
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 

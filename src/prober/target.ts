@@ -20,6 +20,9 @@ export type HandlerOutcome = {result: 'Success' | 'Failure' | 'Error'; output: s
 /** The kubelet reads at most 10 KiB of a probe's output or response body. */
 export const MAX_OUTPUT_BYTES = 10 * 1024
 
+/** The User-Agent of HTTP and gRPC probes, as the kubelet sends it. */
+export const DEFAULT_USER_AGENT = 'kube-probe/1.33'
+
 export function limitOutput(text: string): string {
   const buf = Buffer.from(text)
   return buf.length <= MAX_OUTPUT_BYTES ? text : buf.subarray(0, MAX_OUTPUT_BYTES).toString()

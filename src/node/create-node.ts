@@ -1,7 +1,6 @@
 // The composition root: createNode(config) wires the real runtime client, the instrumentation,
 // the host's DNS settings, the one runtime cache and the sync context. Commands call this and
 // nothing deeper. Everything it builds is frozen: what a run brings is an argument of the run.
-import {readFile} from 'node:fs/promises'
 import type {DNSConfig} from '../cri/api.js'
 import type {ImageService, Runtime, RuntimeService} from '../cri/port.js'
 import type {NodeConfig} from './config.js'
@@ -12,6 +11,7 @@ import {instrumentRuntime, type CriMetrics} from '../cri/instrumented.js'
 import {RuntimeCache} from '../pleg/runtime-cache.js'
 import {EventStore} from '../store/event-store.js'
 import {parseResolvConf} from '../kuberuntime/dns.js'
+import {readBoundedSync} from '../util/read-bounded.js'
 import {BackOff, INITIAL_BACKOFF_MS, MAX_BACKOFF_MS} from '../loop/backoff.js'
 import {type HostFs} from '../host/port.js'
 import {nodeHostFs} from '../host/node-host-fs.js'
@@ -62,10 +62,13 @@ export interface NodeOverrides {
   appArmor?: () => Promise<AppArmorHost>
 }
 
-async function readHostDns(path: string, logger: Logger): Promise<DNSConfig> {
+/** A resolv.conf is a few lines: this bounds a mistake (a device or a log given as --resolv-conf). */
+const RESOLV_CONF_MAX_BYTES = 64 * 1024
+
+function readHostDns(path: string, logger: Logger): DNSConfig {
   if (!path) return {servers: [], searches: [], options: []}
   try {
-    return parseResolvConf(await readFile(path, 'utf8'))
+    return parseResolvConf(readBoundedSync(path, RESOLV_CONF_MAX_BYTES))
   } catch (err) {
     logger.warn('Could not read the host resolv.conf; pods using it get no DNS servers', {path, err})
     return {servers: [], searches: [], options: []}
@@ -83,7 +86,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       callTimeoutMs: config.runtimeRequestTimeoutMs,
     })
   const runtime = instrumentRuntime(raw, {logger, clock, metrics: overrides.criMetrics})
-  const hostDns = await readHostDns(config.resolvConf, logger)
+  const hostDns = readHostDns(config.resolvConf, logger)
   const events = new EventStore({fs, rootDir: config.rootDir, clock, logger})
   let probeChanged: (uid: string) => void = () => {}
   const prober = new ProbeManager({runtime: runtime.runtime, clock, logger, onChange: (uid) => probeChanged(uid), events, metrics: overrides.probeMetrics})

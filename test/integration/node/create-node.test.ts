@@ -1,11 +1,12 @@
 // What the composition root takes from the node's configuration into the core.
-import {mkdtempSync, rmSync} from 'node:fs'
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {createNode} from '../../../src/node/create-node.js'
 import type {NodeConfig} from '../../../src/node/config.js'
-import {silentLogger} from '../../../src/util/logger.js'
+import {silentLogger, type Logger} from '../../../src/util/logger.js'
 import {FakeRuntime} from '../../support/fake-runtime.js'
 
 const dirs: string[] = []
@@ -34,5 +35,40 @@ describe('createNode', () => {
     const node = await createNode(config({}), silentLogger, {runtime: new FakeRuntime()})
     expect(Object.isFrozen(node) && Object.isFrozen(node.sync) && Object.isFrozen(node.sync.deps)).toBe(true)
     node.close()
+  })
+
+  describe("the host's resolv.conf", () => {
+    function warnings(): {logger: Logger; seen: string[]} {
+      const seen: string[] = []
+      const logger: Logger = {...silentLogger, warn: (msg: string) => void seen.push(msg)}
+      return {logger, seen}
+    }
+    function file(name: string, write: (path: string) => void): string {
+      const work = mkdtempSync(join(tmpdir(), 'kn-resolv-'))
+      dirs.push(work)
+      const path = join(work, name)
+      write(path)
+      return path
+    }
+
+    it('gives pods with dnsPolicy Default its servers, searches and options', async () => {
+      const path = file('resolv.conf', (p) => writeFileSync(p, 'nameserver 10.0.0.10\nsearch corp.example\noptions ndots:2\n'))
+      const node = await createNode(config({resolvConf: path}), silentLogger, {runtime: new FakeRuntime()})
+      expect(node.sync.deps.hostDns).toEqual({servers: ['10.0.0.10'], searches: ['corp.example'], options: ['ndots:2']})
+      node.close()
+    })
+
+    it.each<[string, (path: string) => void]>([
+      ['a FIFO (start must not wait for a writer)', (p) => execFileSync('mkfifo', [p])],
+      ['a directory', (p) => execFileSync('mkdir', [p])],
+      ['a file over 64 KiB', (p) => writeFileSync(p, '# padding\n'.repeat(7000))],
+      ['a missing file', () => {}],
+    ])('is not read when it is %s: a warning, and no DNS servers', async (_what, make) => {
+      const {logger, seen} = warnings()
+      const node = await createNode(config({resolvConf: file('resolv.conf', make)}), logger, {runtime: new FakeRuntime()})
+      expect(node.sync.deps.hostDns).toEqual({servers: [], searches: [], options: []})
+      expect(seen).toEqual(['Could not read the host resolv.conf; pods using it get no DNS servers'])
+      node.close()
+    })
   })
 })

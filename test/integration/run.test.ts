@@ -4,6 +4,8 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {mkdtempSync, rmSync, writeFileSync, existsSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {createServer} from 'node:http'
+import type {AddressInfo} from 'node:net'
 import {podManifest} from '../support/manifests.js'
 import {FakeRuntime} from '../support/fake-runtime.js'
 import {FakeClock} from '../support/fake-clock.js'
@@ -60,6 +62,46 @@ describe('run over the fake CRI', () => {
     const results = await runPods(node, [write('web.yaml', pod('web'))], {wait: 'running', timeoutMs: 60_000})
     expect(results[0]!.status.podIP).toMatch(/^10\./)
     expect(fake.callNames().filter((c) => c === 'PodSandboxStatus')).toHaveLength(1)
+  })
+
+  /** Serves `text` at a local URL once `ready()` holds (or after two seconds); says which it was. */
+  async function slowSource(text: string, ready: () => boolean): Promise<{url: string; answeredWhenReady: Promise<boolean>; close: () => void}> {
+    let answered!: (ready: boolean) => void
+    const answeredWhenReady = new Promise<boolean>((resolve) => (answered = resolve))
+    const server = createServer((_req, res) => {
+      const start = Date.now()
+      const poll = (): void => {
+        if (!ready() && Date.now() - start < 2000) return void setTimeout(poll, 5)
+        answered(ready())
+        res.end(text)
+      }
+      poll()
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const {port} = server.address() as AddressInfo
+    return {url: `http://127.0.0.1:${port}/web.yaml`, answeredWhenReady, close: () => server.close()}
+  }
+
+  it('reads the runtime while the manifests load, and still changes nothing when one is invalid', async () => {
+    const listed = (): boolean => ['ListPodSandbox', 'ListContainers', 'ListImages'].every((c) => fake.callNames().includes(c))
+    const valid = await slowSource(pod('web'), listed)
+    try {
+      const results = await runPods(node, [valid.url], {wait: 'running', timeoutMs: 60_000})
+      expect(await valid.answeredWhenReady).toBe(true)
+      expect(results.map((r) => r.outcome)).toEqual(['done'])
+      expect(fake.callNames().filter((c) => c.startsWith('List'))).toEqual(expect.arrayContaining(['ListPodSandbox', 'ListContainers', 'ListImages']))
+    } finally {
+      valid.close()
+    }
+    fake.calls.length = 0
+    const invalid = await slowSource(pod('bad', '  restartPolicy: Sometimes\n'), () => fake.callNames().includes('ListPodSandbox'))
+    try {
+      await expect(runPods(node, [invalid.url], {wait: 'running', timeoutMs: 60_000})).rejects.toThrow(InvalidInputError)
+      expect(await invalid.answeredWhenReady).toBe(true)
+      expect(fake.mutatingCalls()).toEqual([])
+    } finally {
+      invalid.close()
+    }
   })
 
   it('a new pod costs five CRI calls; the listings are made once per run, not per pod', async () => {

@@ -36,6 +36,21 @@ const bundleModule = {
   },
 }
 
+// Packages that the bundle replaces with stand-ins of ours (scripts/bundle-stubs/, each file says
+// why it is safe): oclif and protobufjs load them at every start, for work kube-node never has
+// them do. test/unit/entry/bundle-stubs.test.ts holds each stand-in to what its users call.
+const stubs = {
+  debug: 'debug.cjs',
+  tinyglobby: 'glob.cjs',
+  long: 'long.cjs',
+}
+const stubModules = {
+  name: 'kube-node-stubs',
+  setup(b) {
+    b.onResolve({filter: new RegExp(`^(${Object.keys(stubs).join('|')})$`)}, (args) => ({path: join(root, 'scripts/bundle-stubs', stubs[args.path])}))
+  },
+}
+
 // Outputs of earlier layouts of this step.
 for (const old of ['dist/chunks', 'dist/main.js']) rmSync(join(root, old), {recursive: true, force: true})
 const result = await build({
@@ -53,7 +68,7 @@ const result = await build({
   legalComments: 'none',
   // Only oclif's development mode (TypeScript sources) loads these; a build never needs them.
   external: ['typescript', 'ts-node', 'tsx'],
-  plugins: [bundleModule],
+  plugins: [bundleModule, stubModules],
   // oclif checks at import that Node satisfies its own package.json's engines, reading that file
   // and loading semver at every start; npm checks kube-node's engines when it installs.
   define: {'process.env.OCLIF_DISABLE_ENGINE_WARNING': '"1"'},

@@ -59,7 +59,8 @@ describe('the built CLI entry', () => {
     mkdirSync(join(alone, 'dist'), {recursive: true})
     cpSync(join(ROOT, 'bin'), join(alone, 'bin'), {recursive: true})
     cpSync(join(ROOT, 'dist/kube-node.cjs'), join(alone, 'dist/kube-node.cjs'))
-    const aloneCli = (args: string[]) => spawnSync(process.execPath, [join(alone, 'bin/run.js'), ...args], {encoding: 'utf8', cwd: alone, env: {...process.env, NO_COLOR: '1', OCLIF_COLUMNS: '80', KUBE_NODE_NO_HELP_CACHE: '1'}})
+    const aloneCli = (args: string[], env: Record<string, string> = {}) =>
+      spawnSync(process.execPath, [join(alone, 'bin/run.js'), ...args], {encoding: 'utf8', cwd: alone, env: {...process.env, NO_COLOR: '1', OCLIF_COLUMNS: '80', KUBE_NODE_NO_HELP_CACHE: '1', ...env}})
 
     it('runs every command and its help from the one file, without its code cache', () => {
       for (const id of commands) {
@@ -78,6 +79,17 @@ describe('the built CLI entry', () => {
       expect(r.stderr).toBe('')
       expect(r.status).toBe(0)
       expect(aloneCli(['nonexistent']).status).toBe(2)
+    })
+
+    it('carries our stand-ins for debug, tinyglobby and long (scripts/bundle-stubs), not the packages', () => {
+      const text = readFileSync(join(alone, 'dist/kube-node.cjs'), 'utf8')
+      expect(text).toContain('file globbing (tinyglobby) is not part of the bundle')
+      // Long.js's WebAssembly module (bytes "\0asm") and a message of picomatch's, which tinyglobby loads.
+      expect(text).not.toContain('new WebAssembly.Module(new Uint8Array([0,97,115,109')
+      expect(text).not.toContain('Expected pattern to be a non-empty string')
+      // oclif's tracers come from the debug stand-in, which prints nothing whatever DEBUG says.
+      const r = aloneCli(['validate', '-f', join(ROOT, 'manifests/hello.yaml')], {DEBUG: '*'})
+      expect([r.status, r.stderr]).toEqual([0, ''])
     })
 
     it('prints shell completion from the bundle', () => {

@@ -7,6 +7,7 @@ import {writeAtomicDir} from './atomic-dir.js'
 import {systemMounts} from './mounts.js'
 import {PRIVATE_DIR_MODE, type HostFs, type PathInfo} from './port.js'
 import {readFileInside} from './read-inside.js'
+import {readBoundedSync} from '../util/read-bounded.js'
 import {setGroupOwnership} from './group-ownership.js'
 import {resolveInside} from './subpath.js'
 
@@ -50,6 +51,14 @@ export const nodeHostFs: HostFs = {
   realpath: (path) => realpath(path),
   chmod: (path, mode) => chmod(path, mode),
   readText: (path) => readFile(path, 'utf8').catch(() => ''),
+  // Five thread-pool round trips (lstat, open, fstat, read, close) cost more than this read.
+  async readSmallText(path, maxBytes) {
+    try {
+      return readBoundedSync(path, maxBytes, {follow: false})
+    } catch {
+      return undefined
+    }
+  },
   async writeFile(path, data, mode) {
     await writeFile(path, data, {mode})
     await chmod(path, mode) // the umask may have removed bits

@@ -57,6 +57,11 @@ export interface HostFs {
   /** The real path, every link resolved. */
   realpath(path: string): Promise<string>
   chmod(path: string, mode: number): Promise<void>
+  /**
+   * The text of a regular file (not a link) of at most `maxBytes`; undefined when it is missing,
+   * larger or anything else. For kube-node's own small records, read in one synchronous pass.
+   */
+  readSmallText(path: string, maxBytes: number): Promise<string | undefined>
   /** The text of a file; '' when it cannot be read. */
   readText(path: string): Promise<string>
   /** Writes a whole file with exactly this mode. */

@@ -3,12 +3,16 @@
 // survives kube-node restarts. Written atomically (temp file + rename) so a crash never leaves
 // half a file, 0640 inside the pod's 0750 directory, and only by the sync path, which only
 // validated and admitted pods reach.
-import {mkdir, readFile, rename, writeFile} from 'node:fs/promises'
+import {mkdir, rename, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import type {StaticPod} from '../api/types.js'
 import {podDataDir} from '../kuberuntime/naming.js'
+import {MAX_MANIFEST_BYTES} from '../manifest/limits.js'
+import {readBoundedSync} from '../util/read-bounded.js'
 
 const FILE = 'pod.json'
+/** A pod.json is one validated manifest as indented JSON: larger than its YAML, never by this much. */
+const MAX_POD_JSON_BYTES = 4 * MAX_MANIFEST_BYTES
 
 async function writePodJson(rootDir: string, uid: string, text: string): Promise<void> {
   const dir = podDataDir(rootDir, uid)
@@ -32,7 +36,8 @@ export function podRecorder(rootDir: string): (sp: StaticPod) => Promise<void> {
 
 export async function loadPod(rootDir: string, uid: string): Promise<StaticPod | undefined> {
   try {
-    return JSON.parse(await readFile(join(podDataDir(rootDir, uid), FILE), 'utf8')) as StaticPod
+    // One synchronous read: `get` of 50 pods reads 50 of these, and thread-pool round trips cost more.
+    return JSON.parse(readBoundedSync(join(podDataDir(rootDir, uid), FILE), MAX_POD_JSON_BYTES, {follow: false})) as StaticPod
   } catch {
     return undefined
   }

@@ -6,10 +6,10 @@ import type {HostFs} from '../host/port.js'
 
 /** The content as written, or undefined when the file is missing, too large or not JSON. */
 export async function readJsonFile(fs: HostFs, path: string, maxBytes: number): Promise<unknown> {
-  const st = await fs.stat(path)
-  if (st?.type !== 'file' || st.size > maxBytes) return undefined
+  const text = await fs.readSmallText(path, maxBytes)
+  if (text === undefined) return undefined
   try {
-    return JSON.parse(await fs.readText(path)) as unknown
+    return JSON.parse(text) as unknown
   } catch {
     return undefined
   }

@@ -24,23 +24,34 @@ export async function readBounded(path: string, limit: number): Promise<string> 
 }
 
 /**
- * The same read, synchronous, for a small host file read once at start (resolv.conf): one call
- * instead of four round trips through the thread pool. Opened non-blocking, so that a FIFO without
- * a writer cannot hang the start, and only a regular file is read.
+ * The same read, synchronous, for small files read where a thread-pool round trip per step costs
+ * more than the read: the host's resolv.conf at start, kube-node's own records (a `get` of 50 pods
+ * reads 100 of them). Opened non-blocking, so a FIFO without a writer cannot hang the caller, and
+ * without following a final link unless `follow`; only a regular file is read.
  */
-export function readBoundedSync(path: string, limit: number): string {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY)
+export function readBoundedSync(path: string, limit: number, opts: {follow?: boolean} = {}): string {
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (opts.follow === false ? constants.O_NOFOLLOW : 0)
+  const fd = openSync(path, flags)
   try {
-    if (!fstatSync(fd).isFile()) throw new Error('not a regular file')
-    const buf = Buffer.alloc(limit + 1)
+    const st = fstatSync(fd)
+    if (!st.isFile()) throw new Error('not a regular file')
+    if (st.size > limit) throw new TooLargeError(`larger than ${limit} bytes`)
+    // Sized by the file, not the limit; a file that grows while it is read gets room up to the limit.
+    let buf = Buffer.allocUnsafe(st.size + 1)
     let total = 0
     for (;;) {
+      if (total === buf.length) {
+        if (total > limit) throw new TooLargeError(`larger than ${limit} bytes`)
+        const bigger = Buffer.allocUnsafe(limit + 1)
+        buf.copy(bigger)
+        buf = bigger
+      }
       const bytesRead = readSync(fd, buf, total, buf.length - total, null)
       if (bytesRead === 0) break
       total += bytesRead
-      if (total > limit) throw new TooLargeError(`larger than ${limit} bytes`)
     }
-    return buf.subarray(0, total).toString('utf8')
+    if (total > limit) throw new TooLargeError(`larger than ${limit} bytes`)
+    return buf.toString('utf8', 0, total)
   } finally {
     closeSync(fd)
   }

@@ -1,7 +1,8 @@
 // The status and event files under --root-dir are read by every `get`, `describe` and `events`:
 // a tampered, oversized or hostile file is ignored or printed escaped, never a crash, never a
 // raw control sequence on the reader's terminal.
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {mkdirSync, symlinkSync, writeFileSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {NODE, kn, makeDirs} from '../e2e/support.js'
@@ -62,5 +63,24 @@ describe('hostile status and event files', () => {
     expect(names).not.toContain(`cut-${NODE}`)
     expect(names).not.toContain(`other-${NODE}`)
     expect((await kn(dirs, ['events', '-o', 'json'])).code).toBe(0)
+  })
+
+  it('records that are FIFOs or links are not read: get neither hangs nor follows them', async () => {
+    // A FIFO as the stored manifest of a recorded pod: a blocking read would wait for a writer forever.
+    const fifo = 'f'.repeat(32)
+    writeFileSync(join(podDir(fifo), 'status.json'), record(fifo, `fifo-${NODE}`, 'its pod.json is a FIFO'))
+    execFileSync('mkfifo', [join(podDir(fifo), 'pod.json')])
+    execFileSync('mkfifo', [join(podDir('2'.repeat(32)), 'status.json')])
+    const link = '1'.repeat(32)
+    const outside = join(dirs.rootDir, '..', 'outside-record.json')
+    writeFileSync(outside, record(link, `linked-${NODE}`, 'read through a link'))
+    symlinkSync(outside, join(podDir(link), 'status.json'))
+    symlinkSync('/dev/zero', join(podDir(link), 'pod.json'))
+    const r = await kn(dirs, ['get', 'pods', '-o', 'json'])
+    expect(r.code, r.stderr).toBe(0)
+    const names = (JSON.parse(r.stdout) as {items: {metadata: {name: string}}[]}).items.map((p) => p.metadata.name)
+    expect(names).toContain(`fifo-${NODE}`)
+    expect(names).not.toContain(`linked-${NODE}`)
+    expect((await kn(dirs, ['describe', 'pod', 'fifo'])).code).toBe(0)
   })
 })

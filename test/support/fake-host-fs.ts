@@ -67,6 +67,11 @@ export class FakeHostFs implements HostFs {
     return this.files.get(path)?.data.toString('utf8') ?? ''
   }
 
+  async readSmallText(path: string, maxBytes: number): Promise<string | undefined> {
+    const file = this.files.get(path)
+    return file && file.data.length <= maxBytes ? file.data.toString('utf8') : undefined
+  }
+
   async writeFile(path: string, data: string | Buffer, mode: number): Promise<void> {
     this.record('writeFile', path)
     this.files.set(path, {data: Buffer.from(data), mode})

@@ -2,7 +2,7 @@
 // while it still describes the runtime's containers, else the status the runtime alone gives.
 // Never runs a probe: readiness is what the manager's probers concluded.
 import type {Pod, PodList} from '../api/types.js'
-import type {StatusRecord} from '../api/status-record.js'
+import type {StatusRecord, StatusWriter} from '../api/status-record.js'
 import type {KubeNode} from './create-node.js'
 import {generatePodStatus} from '../status/generate.js'
 import {mergeStatus} from '../status/merge.js'
@@ -18,19 +18,30 @@ export const STATUS_SOURCE_ANNOTATION = 'kube-node.io/status-source'
 /** Who recorded the status last, when, and whether that process still runs. */
 export const STATUS_WRITER_ANNOTATION = 'kube-node.io/status-writer'
 
-export function describeWriter(record: StatusRecord): string {
+export function describeWriter(record: StatusRecord, running: (w: StatusWriter) => boolean = writerRunning): string {
   const w = record.writer
-  const state = writerRunning(w) ? 'running' : 'not running'
+  const state = running(w) ? 'running' : 'not running'
   return `${w.command} (pid ${w.pid}, ${state}), ${rfc3339(record.at) ?? 'unknown time'}`
 }
 
+/** writerRunning asked once per writer: the pods one process manages share it. */
+function writerRunningOnce(): (w: StatusWriter) => boolean {
+  const known = new Map<string, boolean>()
+  return (w) => {
+    const key = `${w.pid}/${w.processStart}`
+    const running = known.get(key) ?? writerRunning(w)
+    known.set(key, running)
+    return running
+  }
+}
+
 /** The pod as every reader shows it. */
-export function podView(node: KubeNode, p: ManagedPod): Pod {
+export function podView(node: KubeNode, p: ManagedPod, running: (w: StatusWriter) => boolean = writerRunning): Pod {
   const hostIP = node.sync.deps.hostIP
   const runtimeStatus = generatePodStatus({sp: p.sp, runtime: p.observed, probes: new Map(), waiting: new Map(), hostIP, now: node.clock.now()})
   const {status, source} = mergeStatus({record: p.record, runtime: p.observed, runtimeStatus, manifestHash: manifestHashOf(p.sp)})
   const annotations: Record<string, string> = {...(p.sp.pod.metadata.annotations ?? {}), [STATUS_SOURCE_ANNOTATION]: source}
-  if (p.record) annotations[STATUS_WRITER_ANNOTATION] = describeWriter(p.record)
+  if (p.record) annotations[STATUS_WRITER_ANNOTATION] = describeWriter(p.record, running)
   return {apiVersion: 'v1', kind: 'Pod', metadata: {...p.sp.pod.metadata, annotations}, spec: p.sp.pod.spec, status}
 }
 
@@ -40,7 +51,8 @@ export async function getPods(node: KubeNode, name?: string): Promise<PodList> {
     pods = pods.filter((p) => matchesName(p, name))
     if (pods.length === 0) throw new NotFoundError(`pod "${name}" not found`)
   }
-  const items = pods.map((p) => podView(node, p)).sort((a, b) => byCodeUnit(`${a.metadata?.namespace}/${a.metadata?.name}`, `${b.metadata?.namespace}/${b.metadata?.name}`))
+  const running = writerRunningOnce()
+  const items = pods.map((p) => podView(node, p, running)).sort((a, b) => byCodeUnit(`${a.metadata?.namespace}/${a.metadata?.name}`, `${b.metadata?.namespace}/${b.metadata?.name}`))
   return toPodList(items)
 }
 

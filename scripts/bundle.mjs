@@ -7,6 +7,7 @@ import {createRequire} from 'node:module'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {build} from 'esbuild'
+import {lazyBuiltins} from './lazy-builtins.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
@@ -43,11 +44,40 @@ const stubs = {
   debug: 'debug.cjs',
   tinyglobby: 'glob.cjs',
   long: 'long.cjs',
+  'wsl-utils': 'wsl-utils.mjs',
 }
 const stubModules = {
   name: 'kube-node-stubs',
   setup(b) {
     b.onResolve({filter: new RegExp(`^(${Object.keys(stubs).join('|')})$`)}, (args) => ({path: join(root, 'scripts/bundle-stubs', stubs[args.path])}))
+  },
+}
+
+// Built-ins that some files of packages require at load but use only on paths kube-node never or
+// rarely takes (the list and why each is safe: scripts/lazy-builtins.mjs). Those requires get a
+// lazy view (scripts/bundle-stubs/lazy-builtin.cjs) that loads the module when a member is read.
+const lazyModules = {
+  name: 'kube-node-lazy-builtins',
+  setup(b) {
+    const used = new Set()
+    const specifiers = [...new Set(lazyBuiltins.map(([, builtin]) => builtin))]
+    b.onResolve({filter: new RegExp(`^(${specifiers.join('|')})$`)}, (args) => {
+      const pair = lazyBuiltins.find(([file, builtin]) => builtin === args.path && args.importer.endsWith(`/node_modules/${file}`))
+      if (!pair) return undefined
+      used.add(pair)
+      return {path: args.path, namespace: 'kube-node-lazy'}
+    })
+    const view = join(root, 'scripts/bundle-stubs/lazy-builtin.cjs')
+    b.onLoad({filter: /.*/, namespace: 'kube-node-lazy'}, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(view)})(() => require(${JSON.stringify(args.path)}))`,
+      loader: 'js',
+      resolveDir: root,
+    }))
+    // A listed file that no longer requires its built-in (a new version of the package) would
+    // silently keep it eager: fail the build instead, so that the list is looked at again.
+    b.onEnd(() => ({
+      errors: lazyBuiltins.filter((pair) => !used.has(pair)).map(([file, builtin]) => ({text: `lazy built-ins: ${file} no longer requires ${builtin}; update scripts/lazy-builtins.mjs`})),
+    }))
   },
 }
 
@@ -68,7 +98,7 @@ const result = await build({
   legalComments: 'none',
   // Only oclif's development mode (TypeScript sources) loads these; a build never needs them.
   external: ['typescript', 'ts-node', 'tsx'],
-  plugins: [bundleModule, stubModules],
+  plugins: [bundleModule, stubModules, lazyModules],
   // oclif checks at import that Node satisfies its own package.json's engines, reading that file
   // and loading semver at every start; npm checks kube-node's engines when it installs.
   define: {'process.env.OCLIF_DISABLE_ENGINE_WARNING': '"1"'},

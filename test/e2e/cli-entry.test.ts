@@ -1,11 +1,12 @@
 // The built CLI's entry: `--help` printed from the text the build rendered (without loading oclif)
 // must be exactly oclif's own help, for kube-node and every command; `--validate` works on every
-// command that reads manifests. Needs the build, not the runtime.
+// command that reads manifests; built-ins the bundle loads lazily stay unloaded. Needs the build,
+// and the runtime for the last block only.
 import {spawnSync} from 'node:child_process'
 import {cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {ROOT, makeDirs} from './support.js'
+import {ENDPOINT, ROOT, knArgs, makeDirs, podYaml, writeManifest} from './support.js'
 
 const dirs = makeDirs()
 afterAll(() => dirs.cleanup())
@@ -96,6 +97,41 @@ describe('the built CLI entry', () => {
       const r = aloneCli(['autocomplete', 'script', 'bash'])
       expect(r.status).toBe(0)
       expect(r.stdout).toContain('kube-node')
+    })
+  })
+
+  describe('built-ins that the bundle loads only when used (scripts/lazy-builtins.mjs)', () => {
+    // A preload that writes, as the process exits, the built-in modules it loaded.
+    const preload = join(dirs.work, 'loaded.cjs')
+    writeFileSync(preload, `process.once('exit', () => require('node:fs').writeFileSync(process.env.KN_LOADED, JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)))))`)
+    const node = 'e2e-lazy'
+    function traced(args: string[]): {status: number | null; stdout: string; loaded: string[]} {
+      const out = join(dirs.work, 'loaded.json')
+      const r = spawnSync(process.execPath, ['-r', preload, ...knArgs(dirs, args, ENDPOINT, node)], {encoding: 'utf8', env: {...process.env, NO_COLOR: '1', KN_LOADED: out}})
+      return {status: r.status, stdout: r.stdout, loaded: JSON.parse(readFileSync(out, 'utf8')) as string[]}
+    }
+    afterAll(() => traced(['down', '--all']))
+
+    // Not listed where the command needs the module anyway: `get` reads an argument it was not
+    // given from stdin (readline) when stdin is no TTY, and `get` and `run` load src/host/mounts.ts,
+    // which promisifies child_process.execFile at load.
+    it.each<[string, string[], string[], string]>([
+      ['version', ['version'], ['child_process', 'dns', 'perf_hooks', 'readline', 'zlib'], 'runtime API: v1'],
+      ['get pods', ['get', 'pods'], ['dns', 'perf_hooks', 'zlib'], ''],
+      ['validate', ['validate', '-f', join(ROOT, 'manifests/hello.yaml')], ['child_process', 'perf_hooks', 'readline'], 'hello'],
+    ])('%s works without loading %j', (_name, args, lazy, output) => {
+      const r = traced(args)
+      expect(r.status).toBe(0)
+      expect(r.stdout).toContain(output)
+      expect(r.loaded.filter((m) => lazy.includes(m))).toEqual([])
+    })
+
+    it('run starts a pod over the unix socket without loading dns, perf_hooks or zlib', () => {
+      const r = traced(['run', '-f', writeManifest(dirs.work, 'lazy.yaml', podYaml('lazy'))])
+      expect(r.status).toBe(0)
+      expect(r.loaded.filter((m) => ['dns', 'perf_hooks', 'zlib'].includes(m))).toEqual([])
+      const pods = traced(['get', 'pods'])
+      expect(pods.stdout).toMatch(/lazy\S*\s+1\/1\s+Running/)
     })
   })
 })

@@ -1,8 +1,10 @@
-// The bundle replaces `debug`, `tinyglobby` and `long` with stand-ins (scripts/bundle-stubs/,
-// wired in scripts/bundle.mjs). Each must keep what its users in the bundle rely on: oclif's
-// tracers stay callable and silent, a glob fails loudly instead of finding nothing, and
-// protobufjs without Long.js hands kube-node the same int64 numbers it does with it.
+// The bundle replaces `debug`, `tinyglobby`, `long` and `wsl-utils` with stand-ins
+// (scripts/bundle-stubs/, wired in scripts/bundle.mjs). Each must keep what its users in the bundle
+// rely on: oclif's tracers stay callable and silent, a glob fails loudly instead of finding
+// nothing, protobufjs without Long.js hands kube-node the same int64 numbers it does with it, and
+// oclif learns the platform and PowerShell's path as it does from wsl-utils.
 import {createRequire} from 'node:module'
+import {pathToFileURL} from 'node:url'
 import protobuf from 'protobufjs/minimal.js'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {int64ToNumber} from '../../../src/cri/grpc/convert.js'
@@ -47,6 +49,16 @@ describe('the tinyglobby stand-in', () => {
   it('has every export of tinyglobby, and each one throws an error that says what happened', () => {
     expect(Object.keys(glob).sort()).toEqual(Object.keys(require('tinyglobby') as object).sort())
     for (const fn of Object.values(glob)) expect(() => fn()).toThrow(/tinyglobby.*not part of the bundle/)
+  })
+})
+
+describe('the wsl-utils stand-in', () => {
+  // What oclif reads of it: isWsl (getPlatform) and powerShellPath (getShell, on Windows only).
+  it('gives oclif the same isWsl and powerShellPath as the package', async () => {
+    const real = await import('wsl-utils')
+    const ours = (await import(pathToFileURL(require.resolve('../../../scripts/bundle-stubs/wsl-utils.mjs')).href)) as typeof real
+    expect(ours.isWsl).toBe(real.isWsl)
+    expect(await ours.powerShellPath()).toBe(await real.powerShellPath())
   })
 })
 

@@ -9,7 +9,7 @@ export default class Events extends BaseCommand<typeof Events> {
   static override summary = "Show the pods' events: what kube-node did to them and what went wrong, in the kubelet's words."
   static override examples = ['<%= config.bin %> events', '<%= config.bin %> events web', '<%= config.bin %> events web --watch', '<%= config.bin %> events -o json']
   static override args = {
-    pod: Args.string({description: 'Only this pod: the manifest name (web) or the full static-pod name (web-<node>).'}),
+    pod: Args.string({ignoreStdin: true, description: 'Only this pod: the manifest name (web) or the full static-pod name (web-<node>).'}),
   }
   static override flags = {
     watch: Flags.boolean({char: 'w', summary: 'After listing, keep printing events as they happen, until interrupted.'}),

@@ -7,7 +7,7 @@ export default class Exec extends BaseCommand<typeof Exec> {
   static override strict = false
   static override examples = ['<%= config.bin %> exec hello -- cat /etc/hostname', '<%= config.bin %> exec etcd -c etcd -- etcdctl endpoint health']
   static override args = {
-    pod: Args.string({required: true, description: 'Pod name: manifest name or full static-pod name.'}),
+    pod: Args.string({ignoreStdin: true, required: true, description: 'Pod name: manifest name or full static-pod name.'}),
   }
   static override flags = {
     container: Flags.string({char: 'c', summary: 'Container name (default: the first one).'}),

@@ -11,7 +11,7 @@ export default class Logs extends BaseCommand<typeof Logs> {
     '<%= config.bin %> logs web --previous',
   ]
   static override args = {
-    pod: Args.string({required: true, description: 'Pod name: manifest name or full static-pod name.'}),
+    pod: Args.string({ignoreStdin: true, required: true, description: 'Pod name: manifest name or full static-pod name.'}),
   }
   static override flags = {
     container: Flags.string({char: 'c', summary: 'Container name (needed when the pod has several).'}),

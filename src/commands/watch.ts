@@ -22,7 +22,7 @@ export default class Watch extends BaseCommand<typeof Watch> {
     '<%= config.bin %> watch ./manifests --port 0 --log-format json',
   ]
   static override args = {
-    dir: Args.string({description: 'Manifest directory (or a single manifest file).'}),
+    dir: Args.string({ignoreStdin: true, description: 'Manifest directory (or a single manifest file).'}),
   }
   static override flags = {
     'manifest-url': Flags.string({summary: 'URL to poll for pod manifests (repeatable).', multiple: true, default: []}),

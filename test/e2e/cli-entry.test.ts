@@ -112,12 +112,9 @@ describe('the built CLI entry', () => {
     }
     afterAll(() => traced(['down', '--all']))
 
-    // Not listed where the command needs the module anyway: `get` reads an argument it was not
-    // given from stdin (readline) when stdin is no TTY, and `get` and `run` load src/host/mounts.ts,
-    // which promisifies child_process.execFile at load.
     it.each<[string, string[], string[], string]>([
       ['version', ['version'], ['child_process', 'dns', 'perf_hooks', 'readline', 'zlib'], 'runtime API: v1'],
-      ['get pods', ['get', 'pods'], ['dns', 'perf_hooks', 'zlib'], ''],
+      ['get pods', ['get', 'pods'], ['child_process', 'dns', 'perf_hooks', 'readline', 'zlib'], ''],
       ['validate', ['validate', '-f', join(ROOT, 'manifests/hello.yaml')], ['child_process', 'perf_hooks', 'readline'], 'hello'],
     ])('%s works without loading %j', (_name, args, lazy, output) => {
       const r = traced(args)
@@ -126,12 +123,25 @@ describe('the built CLI entry', () => {
       expect(r.loaded.filter((m) => lazy.includes(m))).toEqual([])
     })
 
-    it('run starts a pod over the unix socket without loading dns, perf_hooks or zlib', () => {
+    it('run starts a pod over the unix socket without loading child_process, dns, perf_hooks or zlib', () => {
       const r = traced(['run', '-f', writeManifest(dirs.work, 'lazy.yaml', podYaml('lazy'))])
       expect(r.status).toBe(0)
-      expect(r.loaded.filter((m) => ['dns', 'perf_hooks', 'zlib'].includes(m))).toEqual([])
+      expect(r.loaded.filter((m) => ['child_process', 'dns', 'perf_hooks', 'zlib'].includes(m))).toEqual([])
       const pods = traced(['get', 'pods'])
       expect(pods.stdout).toMatch(/lazy\S*\s+1\/1\s+Running/)
     })
+  })
+
+  // oclif reads a missing argument from stdin when stdin is no terminal: a script piping into
+  // kube-node must not have its input taken for a pod name.
+  it('piped input is never taken for a missing pod name', () => {
+    const piped = (args: string[]): {status: number | null; stdout: string; stderr: string} =>
+      spawnSync(process.execPath, knArgs(dirs, args, ENDPOINT, 'stdinnode'), {encoding: 'utf8', input: 'web\n', env: {...process.env, NO_COLOR: '1'}})
+    const get = piped(['get', 'pods', '-o', 'json'])
+    expect(get.status, get.stderr).toBe(0)
+    expect(JSON.parse(get.stdout)).toMatchObject({kind: 'PodList', items: []})
+    const logs = piped(['logs'])
+    expect(logs.status).toBe(2)
+    expect(logs.stderr).toMatch(/Missing 1 required arg/)
   })
 })

@@ -7,7 +7,7 @@ export default class DeletePod extends BaseCommand<typeof DeletePod> {
   static override strict = false
   static override examples = ['<%= config.bin %> delete pod web', '<%= config.bin %> delete pod web-node1 db-node1']
   static override args = {
-    name: Args.string({required: true, description: 'Pod name: manifest name or full static-pod name.'}),
+    name: Args.string({ignoreStdin: true, required: true, description: 'Pod name: manifest name or full static-pod name.'}),
   }
 
   async run(): Promise<void> {

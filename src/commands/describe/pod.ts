@@ -8,7 +8,7 @@ export default class DescribePod extends BaseCommand<typeof DescribePod> {
   static override aliases = ['describe:po']
   static override examples = ['<%= config.bin %> describe pod web', '<%= config.bin %> describe pod web-node1']
   static override args = {
-    name: Args.string({description: 'Pod name: the manifest name (web) or the full static-pod name (web-<node>).', required: true}),
+    name: Args.string({ignoreStdin: true, description: 'Pod name: the manifest name (web) or the full static-pod name (web-<node>).', required: true}),
   }
 
   async run(): Promise<void> {

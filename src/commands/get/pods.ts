@@ -9,7 +9,7 @@ export default class GetPods extends BaseCommand<typeof GetPods> {
   static override aliases = ['ps', 'get:pod', 'get:po']
   static override examples = ['<%= config.bin %> get pods', '<%= config.bin %> get pods web -o json', '<%= config.bin %> ps -o wide']
   static override args = {
-    name: Args.string({description: 'Pod name: the manifest name (web) or the full static-pod name (web-<node>).'}),
+    name: Args.string({ignoreStdin: true, description: 'Pod name: the manifest name (web) or the full static-pod name (web-<node>).'}),
   }
   static override flags = {
     output: Flags.option({char: 'o', options: ['table', 'wide', 'json', 'yaml', 'name'] as const, default: 'table' as const, summary: 'Output format.'})(),

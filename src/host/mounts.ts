@@ -1,10 +1,13 @@
 // Mounts through mount(8) and umount(8); the mount table from /proc/self/mountinfo.
-import {execFile} from 'node:child_process'
 import {readFile, realpath} from 'node:fs/promises'
 import {promisify} from 'node:util'
 import type {HostFs, MountPoint} from './port.js'
 
-const run = promisify(execFile)
+/** Runs mount(8) or umount(8); child_process is loaded by the first mount, not by every start. */
+async function run(file: string, args: string[]): Promise<void> {
+  const {execFile} = await import('node:child_process')
+  await promisify(execFile)(file, args)
+}
 
 // /proc/self/mountinfo escapes space, tab, newline and backslash as octal.
 function unescapeMountPath(p: string): string {

@@ -104,6 +104,17 @@ describe('run over the fake CRI', () => {
     }
   })
 
+  it('waits for a runtime that is briefly away (the read made while the manifests load fails too), then runs the pod', async () => {
+    fake.failNext('ListPodSandbox', 'Unavailable', 'connection refused', 2)
+    const waiting: string[] = []
+    const results = await runPods(node, [write('web.yaml', pod('web'))], {wait: 'running', timeoutMs: 60_000}, (e) => {
+      if (e.kind === 'waiting') waiting.push(e.text)
+    })
+    expect(results.map((r) => r.outcome)).toEqual(['done'])
+    expect(waiting).toHaveLength(2)
+    expect(waiting[0]).toMatch(/^runtime not reachable, retrying: .*connection refused/)
+  })
+
   it('a new pod costs five CRI calls; the listings are made once per run, not per pod', async () => {
     // A tagged image already present: IfNotPresent, so nothing is pulled.
     const files = ['a', 'b', 'c'].map((n) => write(`${n}.yaml`, pod(n, '', 'localhost:5000/busybox:1.36')))

@@ -10,6 +10,12 @@ import {failureReports} from '../node/failure-report.js'
 import {renderPlans} from '../cli/render/plan.js'
 import {useColor} from '../cli/render/output.js'
 
+/**
+ * Long enough to see a container that fails on its configuration a few seconds after start (an
+ * apiserver that cannot reach etcd), short enough for a CI step; README "Exit status" says why.
+ */
+const DEFAULT_STABLE_FOR = '5s'
+
 export default class Run extends BaseCommand<typeof Run> {
   static override summary = 'Converge static pods once through the CRI, wait for them, and report.'
   static override description =
@@ -17,12 +23,18 @@ export default class Run extends BaseCommand<typeof Run> {
   static override examples = [
     '<%= config.bin %> run -f manifests/hello.yaml',
     '<%= config.bin %> run -f /etc/kubernetes/manifests --wait ready --timeout 10m',
+    '<%= config.bin %> run -f etcd.yaml --stable-for 15s',
     'cat pod.yaml | <%= config.bin %> run -f - -o json',
   ]
   static override flags = {
     filename: Flags.string({char: 'f', summary: 'Manifest file, directory, URL, or - for stdin.', required: true, multiple: true}),
     wait: Flags.option({options: ['running', 'ready', 'none'] as const, default: 'running' as const, summary: 'What to wait for.'})(),
     timeout: durationFlag({default: '5m', summary: 'How long to wait for all pods.', examples: '90s or 5m'}),
+    'stable-for': durationFlag({
+      default: DEFAULT_STABLE_FOR,
+      summary: 'How long each container must have run without a restart (and the pod been Ready, with --wait ready) to count; 0 takes the first sighting.',
+      examples: '5s or 0',
+    }),
     output: Flags.option({char: 'o', options: ['table', 'json', 'yaml'] as const, default: 'table' as const, summary: 'Output format.'})(),
     'dry-run': Flags.boolean({summary: 'Print the actions run would take, and change nothing.'}),
     validate: validateFlag(),
@@ -40,7 +52,7 @@ export default class Run extends BaseCommand<typeof Run> {
     const offSignals = this.onSignals(() => abort.abort())
     let results
     try {
-      results = await runPods(node, flags.filename, {wait: flags.wait, timeoutMs: flags.timeout, signal: abort.signal}, (e) => progress.onEvent(e))
+      results = await runPods(node, flags.filename, {wait: flags.wait, timeoutMs: flags.timeout, stableForMs: flags['stable-for'], signal: abort.signal}, (e) => progress.onEvent(e))
     } finally {
       progress.stop()
       offSignals()

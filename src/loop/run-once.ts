@@ -24,12 +24,20 @@ import {evictedStatus} from '../status/evicted.js'
 /** How often `run` measures a waiting pod's emptyDirs against their sizeLimit (watch: every 10s). */
 const EVICTION_MEASURE_MS = 2_000
 
+/** How long past its deadline a sync in flight may go on before it is interrupted. */
+const DEADLINE_GRACE_MS = 2_000
+
 /** What `run` waits for (CLI.md `--wait`). */
 export type WaitFor = 'running' | 'ready' | 'none'
 
 export interface RunOnceOptions {
   wait: WaitFor
   timeoutMs: number
+  /**
+   * How long each container that must stay up has to have run (and the pod been Ready, with
+   * --wait ready) before it counts; 0 takes the first sighting (CLI.md `--stable-for`).
+   */
+  stableForMs?: number
   /** How many pods are converged at the same time. */
   parallelism: number
   /** Admission: the node, and pods already running on it that this run does not own. */
@@ -128,17 +136,31 @@ function gateOf(sp: StaticPod, order: StartAfterOrder): StartGateCheck | undefin
 }
 
 async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inputs: SyncInputs, onProgress: (e: ProgressEvent) => void, firstReadAfter: number | undefined, order: StartAfterOrder): Promise<PodRunResult> {
+  const deadline = ctx.clock.now() + opts.timeoutMs
+  // A sync still in flight shortly after the deadline (a slow pull, a stalled runtime call) is
+  // interrupted as Ctrl-C does: the run ends by its deadline whatever the runtime is doing. The
+  // grace lets a sync that began before the deadline report what it reached.
+  const overdue = new AbortController()
+  const cancelDeadline = ctx.clock.after(Math.max(0, opts.timeoutMs) + DEADLINE_GRACE_MS, () => overdue.abort())
+  try {
+    return await runPodUntil(ctx, sp, {...opts, signal: opts.signal ? AbortSignal.any([opts.signal, overdue.signal]) : overdue.signal}, inputs, onProgress, firstReadAfter, order, deadline, overdue.signal)
+  } finally {
+    cancelDeadline()
+  }
+}
+
+async function runPodUntil(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inputs: SyncInputs, onProgress: (e: ProgressEvent) => void, firstReadAfter: number | undefined, order: StartAfterOrder, deadline: number, overdue: AbortSignal): Promise<PodRunResult> {
   const name = sp.pod.metadata.name
   const gate = gateOf(sp, order)
   // A pod others start after has reached its goal only when Ready: they wait for that.
   const wait: WaitFor = order.awaitedNames.has(sp.manifestName) ? 'ready' : opts.wait
-  const deadline = ctx.clock.now() + opts.timeoutMs
   const pollMs = opts.pollMs ?? 200
   const waiting: WaitingReasons = new Map()
   let everStarted = false
   let lastStatus: PodStatus = {phase: 'Pending'}
   let lastReason = 'not started'
   let nextMeasureAt = 0
+  let readySince: number | undefined
   const finish = (outcome: PodRunOutcome, reason: string): PodRunResult => {
     const seen = awaitedFromStatus(lastStatus)
     order.states.set(sp.manifestName, seen.state === 'ready' ? seen : {state: 'ended', detail: `${outcome}: ${reason}`})
@@ -146,6 +168,7 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inp
     return {sp, outcome, reason, status: lastStatus}
   }
   for (;;) {
+    if (overdue.aborted) return finish('timeout', `timed out: ${lastReason}`)
     if (opts.signal?.aborted) return finish('failed', 'interrupted')
     let outcome
     try {
@@ -163,7 +186,7 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inp
       await ctx.clock.sleep(Math.min(1000, Math.max(0, deadline - ctx.clock.now())), opts.signal)
       continue
     }
-    if (outcome.interrupted) return finish('failed', 'interrupted')
+    if (outcome.interrupted) return overdue.aborted ? finish('timeout', `timed out: ${lastReason}`) : finish('failed', 'interrupted')
     lastStatus = withTransitionTimes(lastStatus, outcome.status, ctx.clock.now())
     opts.statusRecorder?.record(sp, lastStatus)
     order.states.set(sp.manifestName, awaitedFromStatus(lastStatus))
@@ -189,7 +212,10 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inp
       }
     }
     everStarted ||= allStarted(lastStatus)
-    const end = endOf(outcome.failures, evaluateGoal(sp, lastStatus, wait, everStarted), deadline - ctx.clock.now())
+    const now = ctx.clock.now()
+    readySince = isReady(lastStatus) ? (readySince ?? now) : undefined
+    const goal = evaluateGoal({sp, status: lastStatus, wait, started: everStarted, now, stableForMs: opts.stableForMs ?? 0, readySince})
+    const end = endOf(outcome.failures, goal, deadline - now)
     if (end.outcome) {
       // The pod has its outcome and this run changes it no more: what the kubelet's GC would drop
       // of its history (old sandboxes, older dead containers) goes now, so nothing piles up.
@@ -197,7 +223,6 @@ async function runPod(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions, inp
       return finish(end.outcome, end.reason)
     }
     lastReason = end.reason
-    const now = ctx.clock.now()
     onProgress({pod: name, kind: 'waiting', text: lastReason})
     await ctx.clock.sleep(Math.min(pollMs, deadline - now), opts.signal)
   }
@@ -220,6 +245,10 @@ async function collectPodGarbage(ctx: SyncContext, observed: RuntimePod | undefi
   } catch (err) {
     ctx.deps.logger.warn('Garbage collection failed; a later run collects it', {pod: observed.name, err: errorMessage(err)})
   }
+}
+
+function isReady(status: PodStatus): boolean {
+  return status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true
 }
 
 /** Every container of the spec has been created at least once (for `--wait none`). */

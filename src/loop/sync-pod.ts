@@ -72,6 +72,9 @@ export function backOffKey(sp: StaticPod, container: string): string {
   return `${sp.pod.metadata.uid}/${container}/${c ? containerHash(sp.pod, c) : ''}`
 }
 
+/** Step failures of a container that the runtime could not create or start. */
+const START_FAILURE_REASONS: ReadonlySet<string> = new Set(['CreateContainerError', 'RunContainerError'])
+
 /** The kubelet's events for a container that waits: BackOff, and Failed for image problems. */
 function reportBlocked(ctx: SyncContext, sp: StaticPod, b: BlockedContainer): void {
   const events = ctx.deps.events
@@ -137,12 +140,15 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
     failures = result.failures
     const now = ctx.clock.now()
     for (const a of plan.actions) {
-      // A restart (not a first start) arms the crash-loop back-off, as the kubelet's doBackOff does.
-      if (a.type === 'StartContainer' && result.started.includes(a.name)) {
-        waiting.delete(a.name)
-        // The delay counts from the exit it follows (the kubelet's backOff.Next(key, finishedAt)).
-        if (a.restartCount > 0) ctx.backOff.next(backOffKey(sp, a.name), lastExit(before, a.name) ?? now, 'CrashLoopBackOff')
-      }
+      if (a.type !== 'StartContainer') continue
+      const started = result.started.includes(a.name)
+      if (started) waiting.delete(a.name)
+      // A restart (not a first start) arms the crash-loop back-off whether it starts or not, as
+      // the kubelet's doBackOff does before it tries: a container that cannot start (a wrong
+      // command) is retried 10 s, 20 s, … apart, not at every sync.
+      const couldNotStart = result.failures.some((f) => f.container === a.name && START_FAILURE_REASONS.has(f.reason))
+      // The delay counts from the exit it follows (the kubelet's backOff.Next(key, finishedAt)).
+      if (a.restartCount > 0 && (started || couldNotStart)) ctx.backOff.next(backOffKey(sp, a.name), lastExit(before, a.name) ?? now, 'CrashLoopBackOff')
     }
     for (const f of failures) {
       if (f.reason === 'ErrImagePull') ctx.backOff.next(backOffKey(sp, f.container), now, 'ImagePullBackOff')

@@ -20,6 +20,8 @@ export interface ContainerFailure {
   /** e.g. `waiting: CrashLoopBackOff` or `terminated: Error`. */
   state: string
   exitCode?: number
+  /** How often it was restarted: a crash loop shows here. */
+  restartCount: number
   terminationMessage?: string
   /** The newest instance's last log lines. */
   logTail: string[]
@@ -71,7 +73,7 @@ export async function failureReport(node: KubeNode, r: PodRunResult): Promise<Fa
       const probe = newest(events?.events ?? [], (e) => e.reason === 'Unhealthy' && fieldPath(e))
       const pull = newest(events?.events ?? [], (e) => e.reason === 'Failed' && e.message.startsWith('Failed to pull image') && fieldPath(e))
       const terminated = cs.state?.terminated ?? cs.lastState?.terminated
-      const report: ContainerFailure = {name: cs.name, state: stateText(cs), logTail: await logTail(node, current, LOG_TAIL_LINES)}
+      const report: ContainerFailure = {name: cs.name, state: stateText(cs), restartCount: cs.restartCount, logTail: await logTail(node, current, LOG_TAIL_LINES)}
       if (terminated) report.exitCode = terminated.exitCode
       if (terminated?.message) report.terminationMessage = terminated.message
       if (previous && cs.restartCount > 0) report.previousLogTail = await logTail(node, previous, PREVIOUS_LOG_TAIL_LINES)

@@ -20,6 +20,8 @@ import {seedBackOff} from './seed-back-off.js'
 export interface RunOptions {
   wait: WaitFor
   timeoutMs: number
+  /** How long containers must have run steadily to count (run-once.ts). */
+  stableForMs?: number
   signal?: AbortSignal | undefined
 }
 
@@ -63,7 +65,7 @@ export async function runPods(
     return await runOnce(
       node.sync,
       pods,
-      {wait: opts.wait, timeoutMs: Math.max(0, deadline - node.clock.now()), parallelism: node.config.parallelism, admission, firstReadAfter: readsFrom - 1, signal: opts.signal, statusRecorder},
+      {wait: opts.wait, timeoutMs: Math.max(0, deadline - node.clock.now()), stableForMs: opts.stableForMs ?? 0, parallelism: node.config.parallelism, admission, firstReadAfter: readsFrom - 1, signal: opts.signal, statusRecorder},
       {objects, onStep},
       onProgress,
     )

@@ -174,6 +174,94 @@ describe('run over the fake CRI', () => {
     expect(r[0]!.status.containerStatuses?.[0]?.lastState?.terminated?.exitCode).toBe(1)
   })
 
+  describe('the verdict: running means running steadily (--stable-for)', () => {
+    const WINDOW = 5_000
+    const live = (): string => [...fake.containers.entries()].find(([, c]) => c.status.state === 'CONTAINER_RUNNING')![0]
+
+    it('a container that exits at once fails the pod at once: one immediate restart, then its back-off is the verdict', async () => {
+      const start = clock.now()
+      const promise = runPods(node, [write('web.yaml', pod('web'))], {wait: 'running', timeoutMs: 300_000, stableForMs: WINDOW})
+      await clock.waitForSleep()
+      fake.exitContainer(live(), 3)
+      await clock.waitForSleep()
+      fake.exitContainer(live(), 3)
+      const [r] = await promise
+      expect(r!.outcome).toBe('failed')
+      expect(r!.reason).toMatch(/container "main" exited with code 3 \(Error\) .* and is in CrashLoopBackOff \(restarts: 1\)/)
+      // Judged as soon as it crashed again, not at the 5-minute timeout.
+      expect(clock.now() - start).toBeLessThan(WINDOW)
+      expect(fake.callsOf('StartContainer')).toHaveLength(2)
+    })
+
+    it('a pod that crashes once, restarts and stays up for the window succeeds, reporting its restart', async () => {
+      const start = clock.now()
+      const promise = runPods(node, [write('web.yaml', pod('web'))], {wait: 'running', timeoutMs: 300_000, stableForMs: WINDOW})
+      await clock.waitForSleep()
+      fake.exitContainer(live(), 1)
+      const [r] = await promise
+      expect(r!.outcome).toBe('done')
+      expect(r!.status.containerStatuses?.[0]?.restartCount).toBe(1)
+      expect(clock.now() - start).toBeGreaterThanOrEqual(WINDOW)
+    })
+
+    it('a status read right after StartContainer is not the verdict: the run waits the window', async () => {
+      const start = clock.now()
+      const [r] = await runPods(node, [write('web.yaml', pod('web'))], {wait: 'running', timeoutMs: 300_000, stableForMs: WINDOW})
+      expect(r!.outcome).toBe('done')
+      expect(r!.reason).toMatch(/Running for 5s/)
+      expect(clock.now() - start).toBeGreaterThanOrEqual(WINDOW)
+    })
+
+    it('an idempotent re-run of a pod already steady is judged at once, without waiting the window again', async () => {
+      const file = write('web.yaml', pod('web'))
+      await runPods(node, [file], {wait: 'ready', timeoutMs: 300_000, stableForMs: WINDOW})
+      const start = clock.now()
+      const [r] = await runPods(node, [file], {wait: 'ready', timeoutMs: 300_000, stableForMs: WINDOW})
+      expect(r!.outcome).toBe('done')
+      expect(clock.now() - start).toBe(0)
+    })
+
+    it('a healthy pod beside a crashing one: the crashing one fails, the healthy one is done', async () => {
+      const promise = runPods(node, [write('ok.yaml', pod('ok')), write('crash.yaml', pod('crash'))], {wait: 'running', timeoutMs: 300_000, stableForMs: WINDOW})
+      const crashing = (): string | undefined => [...fake.containers.entries()].find(([, c]) => c.status.state === 'CONTAINER_RUNNING' && c.status.labels['io.kubernetes.pod.name'] === 'crash-node1')?.[0]
+      // Each crash: wait (poll by poll) until the run has (re)started it, then make it exit.
+      for (let crashes = 0, polls = 0; crashes < 2 && polls < 50; polls++) {
+        await clock.waitForSleep()
+        const id = crashing()
+        if (id) {
+          fake.exitContainer(id, 2)
+          crashes++
+        }
+      }
+      const results = await promise
+      expect(results.map((x) => [x.sp.manifestName, x.outcome])).toEqual([
+        ['ok', 'done'],
+        ['crash', 'failed'],
+      ])
+    })
+
+    it('a container that cannot start (a wrong command) fails the pod at once with its reason, after one attempt', async () => {
+      fake.failStarts()
+      const start = clock.now()
+      const [r] = await runPods(node, [write('web.yaml', pod('web'))], {wait: 'running', timeoutMs: 300_000, stableForMs: WINDOW})
+      expect(r!.outcome).toBe('failed')
+      expect(r!.reason).toMatch(/container "main" cannot start: RunContainerError \(.*executable file not found/)
+      expect(fake.callsOf('StartContainer')).toHaveLength(1)
+      expect(clock.now() - start).toBeLessThan(1000)
+    })
+
+    it('the deadline interrupts a sync that is stuck in the runtime (a pull that never answers)', async () => {
+      fake.stall('PullImage')
+      const start = clock.now()
+      const promise = runPods(node, [write('web.yaml', pod('web'))], {wait: 'running', timeoutMs: 30_000, stableForMs: WINDOW})
+      await fake.whenStalled('PullImage')
+      clock.advance(40_000)
+      const [r] = await promise
+      expect(r!.outcome).toBe('timeout')
+      expect(clock.now() - start).toBeLessThan(60_000)
+    })
+  })
+
   it('a sandbox that died is recreated with the pod history; run collects what GC drops, nothing more', async () => {
     const file = write('web.yaml', pod('web'))
     await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})

@@ -113,6 +113,28 @@ describe('SyncLoop over the fake CRI', () => {
     await backsOffThenRestarts()
   })
 
+  it('a container that cannot start (a wrong command) is backed off like a crash: 10 s, 20 s, 40 s between attempts', async () => {
+    fake.failStarts()
+    const web = await staticPod('web')
+    loop.handleUpdates([{op: 'ADD', pods: [web]}])
+    await loop.idle()
+    const times = [clock.now()]
+    expect(fake.callsOf('StartContainer')).toHaveLength(1)
+    // Two minutes of lifecycle events and ticks, each second, as PLEG and the resync would bring.
+    for (let s = 0; s < 120; s++) {
+      clock.advance(1000)
+      const dead = [...fake.containers.keys()].at(-1)!
+      loop.handleLifecycleEvents([{uid: web.pod.metadata.uid, type: 'ContainerDied', containerId: dead}])
+      loop.tick()
+      await loop.idle()
+      if (fake.callsOf('StartContainer').length > times.length) times.push(clock.now())
+    }
+    const gaps = times.slice(1).map((t, i) => Math.round((t - times[i]!) / 1000))
+    // The first retry comes at once (the kubelet's), then one attempt per back-off step.
+    expect(gaps).toEqual([1, 10, 20, 40])
+    expect(loop.statuses()[0]!.status?.containerStatuses?.[0]?.state?.waiting?.reason).toMatch(/CrashLoopBackOff|RunContainerError/)
+  })
+
   it('a recreated sandbox keeps the pod history: restart count, last state, the old sandbox until GC', async () => {
     const web = await staticPod('web')
     loop.handleUpdates([{op: 'ADD', pods: [web]}])

@@ -300,7 +300,22 @@ export class FakeRuntime implements RuntimeService, ImageService, Runtime {
   async startContainer(id: string): Promise<void> {
     this.record('StartContainer', id)
     const c = this.mustContainer('StartContainer', id)
+    if (this.startFailures > 0) {
+      // containerd leaves a container whose process could not start exited, code 128, StartError.
+      this.startFailures--
+      c.status = {...c.status, state: 'CONTAINER_EXITED', exitCode: 128, reason: 'StartError', message: this.startFailureMessage, finishedAt: this.nowMs * NS_PER_MS}
+      throw new CriError('StartContainer', 'Unknown', this.startFailureMessage)
+    }
     c.status = {...c.status, state: 'CONTAINER_RUNNING', startedAt: this.nowMs * NS_PER_MS}
+  }
+
+  private startFailures = 0
+  private startFailureMessage = ''
+
+  /** The next `times` starts fail as containerd's do for a missing command (exited, 128, StartError). */
+  failStarts(times = Number.POSITIVE_INFINITY, message = 'failed to create containerd task: exec: "slep": executable file not found in $PATH'): void {
+    this.startFailures = times
+    this.startFailureMessage = message
   }
 
   async stopContainer(id: string, timeoutSeconds: number): Promise<void> {

@@ -14,6 +14,7 @@ export function renderFailureReport(r: FailureReport): string {
   for (const c of r.containers) {
     line(2, `container ${c.name}: ${c.state}`)
     if (c.exitCode !== undefined) line(4, `exit code: ${c.exitCode}`)
+    if (c.restartCount > 0) line(4, `restarts: ${c.restartCount}`)
     if (c.terminationMessage) line(4, `termination message: ${c.terminationMessage.trimEnd().split('\n').join(' | ')}`)
     if (c.pullError) line(4, `pull error: ${c.pullError}`)
     if (c.lastProbeFailure) line(4, `last probe failure: ${c.lastProbeFailure}`)

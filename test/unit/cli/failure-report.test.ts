@@ -17,6 +17,7 @@ const REPORT: FailureReport = {
       name: 'app',
       state: 'waiting: CrashLoopBackOff',
       exitCode: 1,
+      restartCount: 3,
       terminationMessage: 'config file missing\n',
       logTail: ['starting', 'fatal: \u001b[31mno config'],
       previousLogTail: ['starting'],
@@ -29,13 +30,14 @@ const REPORT: FailureReport = {
 const result = (outcome: PodRunResult['outcome']): PodRunResult => ({sp: makeStaticPod(), outcome, reason: 'r', status: {phase: 'Running'}})
 
 describe('failure report', () => {
-  it('names the state, exit code, message, probe failure and log lines, escaped', () => {
+  it('names the state, exit code, restarts, message, probe failure and log lines, escaped', () => {
     expect(renderFailureReport(REPORT)).toBe(
       [
         'web-node1 failed: container "app" CrashLoopBackOff',
         '  phase: Running',
         '  container app: waiting: CrashLoopBackOff',
         '    exit code: 1',
+        '    restarts: 3',
         '    termination message: config file missing',
         '    last probe failure: Readiness probe failed: connection refused',
         '    last 2 log lines:',

@@ -1,17 +1,15 @@
 // The eviction manager's two effects for the emptyDir sizeLimit rule (decide/eviction.ts decides):
-// measuring a pod's emptyDirs on disk, and stopping an evicted pod. The kubelet kills an evicted
-// pod at once (grace period 0, raised to the 2s minimum as every kill is) and keeps what is left
-// of it: its containers and sandbox stay, stopped, for its status, logs and events.
+// measuring a pod's emptyDirs on disk, and saying that a pod is over its limit. Every static pod
+// is critical to the kubelet, whose evictPod refuses such a pod ("cannot evict a critical pod")
+// and leaves it running: kube-node does the same, and makes the excess visible as a Warning event.
 import type {StaticPod} from '../api/types.js'
 import type {DiskUsageMeter} from '../host/port.js'
-import type {RuntimePod} from '../kuberuntime/model.js'
 import {emptyDirPath} from '../kuberuntime/naming.js'
 import {emptyDirEviction, emptyDirLimits, type Eviction} from '../decide/eviction.js'
 import {errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
 import {podObject} from '../pod/event-object.js'
 import type {EventSink} from '../api/events.js'
-import {stopPodSandboxes, type KillDeps} from './kill.js'
 
 export interface EvictionDeps {
   diskUsage?: DiskUsageMeter | undefined
@@ -41,9 +39,15 @@ export async function emptyDirLimitEviction(deps: EvictionDeps, sp: StaticPod): 
   return emptyDirEviction(limits, used)
 }
 
-/** Records the eviction (a Warning event, as the kubelet's evictPod) and stops the pod, keeping its containers. */
-export async function stopEvictedPod(deps: KillDeps & {events?: EventSink | undefined}, sp: StaticPod, observed: RuntimePod | undefined, eviction: Eviction): Promise<void> {
-  deps.events?.emit(podObject(sp.pod), 'Warning', eviction.reason, eviction.message)
-  deps.logger.warn('Evicting pod', {pod: sp.pod.metadata.name, reason: eviction.reason, message: eviction.message})
-  await stopPodSandboxes(deps, sp.pod, observed, {remove: false, gracePeriodOverride: 0})
+/** Why a pod over an emptyDir sizeLimit keeps running: the event's reason. */
+export const EVICTION_REFUSED_REASON = 'ExceededEmptyDirLimit'
+
+/**
+ * A static pod over an emptyDir sizeLimit is not evicted (it is critical): the kubelet's error log
+ * line, and a Warning event that a person and `kube-node events` see (the event recorder counts
+ * repeats, one measure every 10 s).
+ */
+export function reportEmptyDirExcess(deps: {logger: Logger; events?: EventSink | undefined}, sp: StaticPod, excess: Eviction): void {
+  deps.logger.error('Eviction manager: cannot evict a critical pod', {pod: sp.pod.metadata.name, message: excess.message})
+  deps.events?.emit(podObject(sp.pod), 'Warning', EVICTION_REFUSED_REASON, `${excess.message} The pod is not evicted: a static pod is critical.`)
 }

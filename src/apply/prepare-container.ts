@@ -64,6 +64,7 @@ export async function prepareContainer(
   const envFiles = await readEnvFiles(deps.fs, deps.rootDir, sp, container)
   const config = buildContainerConfig(sp, container, {
     restartCount: a.restartCount,
+    restartBase: a.restartBase ?? 0,
     rootDir: deps.rootDir,
     podIP: sandbox.ip,
     containerType: a.containerType,

@@ -40,6 +40,11 @@ export interface StartContainerAction {
   containerType: ContainerType
   /** The restart count the new container gets: previous restart count + 1, or 0. */
   restartCount: number
+  /**
+   * The restart count at which its definition first ran: its own restartCount for a new or edited
+   * definition (status shows restarts from 0 again, as for the kubelet's new pod), else carried on.
+   */
+  restartBase?: number
   reason: string
 }
 

@@ -9,7 +9,7 @@ import type {PodProbeResults} from '../pod/probe-results.js'
 import {decidePull, effectivePullPolicy} from '../images/pull-policy.js'
 import {imageRefCandidates} from '../images/reference.js'
 import {computeInitActions, type WantedKill, type WantedStart} from './init-actions.js'
-import {containerSpecChanged} from './spec-changed.js'
+import {containerSpecChanged} from '../pod/spec-changed.js'
 import {
   containerShouldRestart, initContainerType, isContainerRestartable, newestByName, nextRestartCount, podRestartPolicy,
   restartVerdictReason, type RestartPolicy,
@@ -17,6 +17,7 @@ import {
 import {decideSandbox} from './sandbox-decision.js'
 import {deadlineExceeded} from '../pod/active-deadline.js'
 import {sortSandboxes} from '../pod/sandbox-order.js'
+import {CONFIG_HASH_ANNOTATION} from '../kuberuntime/labels.js'
 
 export interface ComputeInput {
   /** The desired, defaulted pod. */
@@ -27,6 +28,11 @@ export interface ComputeInput {
   images: ReadonlySet<string>
   probes: PodProbeResults
   backOff: PodBackOff
+  /**
+   * Image pulls backed off after a failure, by image as the spec names it (the kubelet keys them
+   * by pod and image, counted from the last failure): they block only a start that must pull.
+   */
+  pullBackOff?: PodBackOff | undefined
   /** Milliseconds since the epoch. */
   now: number
 }
@@ -77,10 +83,12 @@ function recreate(
   alive: boolean,
 ): Decision {
   const spec = input.sp.pod.spec
-  // A container whose definition changed since it ran belongs to a new pod: it runs again.
+  // A container whose definition changed since it ran belongs to a new pod: it runs again. So
+  // does a finished one of a pod whose manifest changed in any way (a label or annotation bump
+  // re-runs a job-like static pod, as the kubelet's new pod would).
   const edited = (c: Container): boolean => {
     const rc = newestByName(containers, c.name)
-    return rc !== undefined && containerSpecChanged(input.sp.pod, c, rc).changed
+    return rc !== undefined && (containerSpecChanged(input.sp.pod, c, rc).changed || (rc.state === 'exited' && manifestChangedSince(input.sp, rc)))
   }
   // A run-to-completion pod whose sandbox died after its containers ran is not run again, unless
   // it was edited. A container's own restartPolicy or restart rule may make it restartable (the
@@ -94,8 +102,8 @@ function recreate(
     if (edited(c)) return true
     const rc = newestByName(containers, c.name)
     if (rc?.state !== 'exited') return true
-    // An edited run-to-completion pod runs again as a new pod, its finished containers too.
-    if (anyEdited && policy === 'Never' && c.restartPolicy === undefined) return true
+    // An edited run-to-completion pod runs again as a new pod, every finished container too.
+    if (anyEdited) return true
     // Otherwise a container that exited runs again only when its rules or restart policy say so.
     return containerShouldRestart(c, spec, rc.exitCode)
   })
@@ -117,7 +125,7 @@ function recreate(
     starts:
       first !== undefined
         ? []
-        : candidates.map((c) => ({container: c, index: spec.containers.indexOf(c), reason: `container "${c.name}" starts in ${where}`})),
+        : candidates.map((c) => ({container: c, index: spec.containers.indexOf(c), reason: `container "${c.name}" starts in ${where}`, ...(anyEdited ? {fresh: true as const} : {})})),
     terminal: false,
   }
 }
@@ -142,8 +150,8 @@ function inSandbox(
   pod.spec.containers.forEach((c, index) => {
     const rc = newestByName(containers, c.name)
     const what = `container "${c.name}"`
-    const start = (reason: string): void => void decision.starts.push({container: c, index, reason})
-    const kill = (r: RuntimeContainer, reason: string): void => void decision.kills.push({runtime: r, reason})
+    const start = (reason: string, fresh = false): void => void decision.starts.push({container: c, index, reason, ...(fresh ? {fresh: true as const} : {})})
+    const kill = (r: RuntimeContainer, reason: string, replaced = false): void => void decision.kills.push({runtime: r, reason, ...(replaced ? {replaced: true as const} : {})})
     if (rc === undefined) return start(`${what} has not been started yet`)
     switch (rc.state) {
       case 'created':
@@ -159,7 +167,8 @@ function inSandbox(
         // The kubelet runs an edited static pod as a new pod: a finished container whose spec
         // changed runs again (the UID stays); an unchanged one keeps its verdict.
         const {changed, want} = containerSpecChanged(pod, c, rc)
-        if (changed) start(`${what} finished (code ${rc.exitCode}) but its spec changed since (hash ${rc.hash} → ${want}): the edited pod runs again`)
+        if (changed) return start(`${what} finished (code ${rc.exitCode}) but its spec changed since (hash ${rc.hash} → ${want}): the edited pod runs again`, true)
+        if (manifestChangedSince(input.sp, rc)) start(`${what} finished (code ${rc.exitCode}) and the pod's manifest changed since (config hash ${rc.configHash} → ${podConfigHash(input.sp)}): the edited pod runs again`, true)
         return
       }
       case 'running': {
@@ -168,7 +177,7 @@ function inSandbox(
           // A changed definition replaces the container whatever the restart policy.
           // The image is the change a person most often makes; name it when it is the one.
           const change = rc.image && c.image && rc.image !== c.image ? `image ${rc.image} → ${c.image}` : `hash ${rc.hash} → ${want}`
-          kill(rc, `${what}'s spec changed: ${change}`)
+          kill(rc, `${what}'s spec changed: ${change}`, true)
           return start(`${what}'s spec changed: ${change}`)
         }
         const probe = probeFailure(input.probes, c)
@@ -193,6 +202,16 @@ function inSandbox(
     return {...finished(`every container ${how}; the pod has finished`, true), sandboxId}
   }
   return decision
+}
+
+function podConfigHash(sp: StaticPod): string {
+  return sp.pod.metadata.annotations?.[CONFIG_HASH_ANNOTATION] ?? ''
+}
+
+/** The pod's manifest changed since the container was created (unknown for containers made before this was kept). */
+function manifestChangedSince(sp: StaticPod, rc: RuntimeContainer): boolean {
+  const now = podConfigHash(sp)
+  return rc.configHash !== undefined && now !== '' && rc.configHash !== now
 }
 
 function probeFailure(probes: PodProbeResults, c: Container): 'liveness' | 'startup' | undefined {
@@ -224,24 +243,39 @@ function toPlan(input: ComputeInput, containers: readonly RuntimeContainer[], d:
       blocked.push({name, reason: pull.error, message: pull.message})
       continue
     }
+    const pullBackOff = pull.pull ? input.pullBackOff?.get(image) : undefined
+    if (pullBackOff !== undefined && pullBackOff.until > input.now) {
+      blocked.push({name, reason: 'ImagePullBackOff', message: backOffMessage(pullBackOff, name, image, input.sp)})
+      continue
+    }
     if (pull.pull) {
       const key = imageRefCandidates(image)[0] ?? image
       const existing = pulls.get(key)
       if (existing === undefined) pulls.set(key, {type: 'PullImage', image, containers: [name], reason: pull.reason})
       else existing.containers.push(name)
     }
+    const newest = newestByName(containers, name)
+    const restartCount = nextRestartCount(newest)
+    // Restarts are shown counted from the first run of this definition of this pod: a new or
+    // edited definition starts again from 0, as the kubelet's new pod would.
+    const newDefinition = s.fresh === true || newest === undefined || containerSpecChanged(input.sp.pod, s.container, newest).changed
     starts.push({
       type: 'StartContainer',
       name,
       containerType: type,
-      restartCount: nextRestartCount(newestByName(containers, name)),
+      restartCount,
+      restartBase: newDefinition ? restartCount : (newest.restartBase ?? 0),
       reason: s.reason,
     })
   }
   const actions: PodAction[] = [
     ...pulls.values(),
     ...(d.killPod !== undefined ? [{type: 'KillPod' as const, reason: d.killPod}] : []),
-    ...d.kills.map((k) => ({type: 'KillContainer' as const, containerId: k.runtime.id, name: k.runtime.name, reason: k.reason})),
+    // An edited container whose new definition cannot start now keeps its old instance serving:
+    // stopping it at whichever sync falls in the back-off would make the outage random.
+    ...d.kills
+      .filter((k) => !(k.replaced && blocked.some((b) => b.name === k.runtime.name)))
+      .map((k) => ({type: 'KillContainer' as const, containerId: k.runtime.id, name: k.runtime.name, reason: k.reason})),
     ...(d.createSandbox !== undefined ? [{type: 'CreateSandbox' as const, ...d.createSandbox}] : []),
     ...starts,
   ]

@@ -6,7 +6,7 @@
 import type {Container, Pod} from '../api/types.js'
 import type {RuntimeContainer} from '../kuberuntime/model.js'
 import type {PodProbeResults} from '../pod/probe-results.js'
-import {containerSpecChanged} from './spec-changed.js'
+import {containerSpecChanged} from '../pod/spec-changed.js'
 import {
   containerRestartPolicy, containerShouldRestart, isInitFailed, isSidecar, newestByName, restartVerdictReason,
 } from '../pod/restart-policy.js'
@@ -16,11 +16,18 @@ export interface WantedStart {
   /** Index in spec.initContainers or spec.containers. */
   index: number
   reason: string
+  /** A finished container run again because the pod's manifest changed: its restarts count from 0. */
+  fresh?: true
 }
 
 export interface WantedKill {
   runtime: RuntimeContainer
   reason: string
+  /**
+   * The kill makes way for the edited definition: while that cannot start (its image is backed
+   * off or cannot be pulled), the old container keeps serving instead of being stopped.
+   */
+  replaced?: true
 }
 
 export interface InitDecision {

@@ -23,6 +23,9 @@ import {
   CONTAINER_NAME_LABEL,
   CONTAINER_PORTS_ANNOTATION,
   CONTAINER_RESTART_COUNT_ANNOTATION,
+  CONTAINER_CONFIG_HASH_ANNOTATION,
+  CONFIG_HASH_ANNOTATION,
+  RESTART_COUNT_BASE_ANNOTATION,
   CONTAINER_TYPE_LABEL,
   HASH_VERSION_ANNOTATION,
   MANAGED_BY_LABEL,
@@ -46,6 +49,8 @@ import {criSELinux} from './selinux.js'
 export interface ContainerContext {
   /** The restart count the new container gets (CRI metadata.attempt). */
   restartCount: number
+  /** The restart count at which this definition first ran (status counts restarts from it); default 0. */
+  restartBase?: number
   rootDir: string
   /** The sandbox's IP, for the downward API; empty on the host network. */
   podIP: string
@@ -218,11 +223,12 @@ export function buildMounts(pod: Pod, container: Container, volumeSource: Volume
   return mounts
 }
 
-function containerAnnotations(pod: StaticPod['pod'], container: Container, restartCount: number): Record<string, string> {
+function containerAnnotations(pod: StaticPod['pod'], container: Container, restartCount: number, restartBase: number): Record<string, string> {
   const annotations: Record<string, string> = {
     [CONTAINER_HASH_ANNOTATION]: containerHash(pod, container, HASH_VERSION),
     [HASH_VERSION_ANNOTATION]: HASH_VERSION,
     [CONTAINER_RESTART_COUNT_ANNOTATION]: String(restartCount),
+    [RESTART_COUNT_BASE_ANNOTATION]: String(Math.min(restartBase, restartCount)),
     [TERMINATION_MESSAGE_PATH_ANNOTATION]: container.terminationMessagePath ?? '',
     [TERMINATION_MESSAGE_POLICY_ANNOTATION]: container.terminationMessagePolicy ?? '',
   }
@@ -231,6 +237,8 @@ function containerAnnotations(pod: StaticPod['pod'], container: Container, resta
   const preStop = container.lifecycle?.preStop
   if (preStop) annotations[PRESTOP_HANDLER_ANNOTATION] = JSON.stringify(preStop)
   if (container.ports && container.ports.length > 0) annotations[CONTAINER_PORTS_ANNOTATION] = JSON.stringify(container.ports)
+  const configHash = pod.metadata.annotations?.[CONFIG_HASH_ANNOTATION]
+  if (configHash) annotations[CONTAINER_CONFIG_HASH_ANNOTATION] = configHash
   return annotations
 }
 
@@ -262,7 +270,7 @@ export function buildContainerConfig(sp: StaticPod, container: Container, ctx: C
       [NODE_LABEL]: sp.pod.spec.nodeName ?? '',
       [CONTAINER_TYPE_LABEL]: ctx.containerType,
     },
-    annotations: containerAnnotations(pod, container, ctx.restartCount),
+    annotations: containerAnnotations(pod, container, ctx.restartCount, ctx.restartBase ?? 0),
     logPath: containerLogPath(container.name, ctx.restartCount),
     stdin: container.stdin === true,
     stdinOnce: container.stdinOnce === true,

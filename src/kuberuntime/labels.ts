@@ -14,6 +14,14 @@ export const TERMINATION_MESSAGE_POLICY_ANNOTATION = 'io.kubernetes.container.te
 export const POD_TERMINATION_GRACE_PERIOD_ANNOTATION = 'io.kubernetes.pod.terminationGracePeriod'
 export const PRESTOP_HANDLER_ANNOTATION = 'io.kubernetes.container.preStopHandler'
 export const CONTAINER_PORTS_ANNOTATION = 'io.kubernetes.container.ports'
+/**
+ * The restart count at which the container's definition (its spec hash) first ran: the restart
+ * count shown is counted from there, so an edit starts again at 0 as the kubelet's new pod does,
+ * while CRI attempts, log file names and the kubelet's restartCount annotation keep increasing.
+ */
+export const RESTART_COUNT_BASE_ANNOTATION = 'kube-node.io/restart-count-base'
+/** The pod's kubernetes.io/config.hash when the container was created: which version of the pod it ran. */
+export const CONTAINER_CONFIG_HASH_ANNOTATION = 'kube-node.io/config-hash'
 
 /** Marks a sandbox (and its containers) as created by kube-node: the only ones it touches. */
 export const MANAGED_BY_LABEL = 'kube-node.io/managed'

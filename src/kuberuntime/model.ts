@@ -29,6 +29,10 @@ export interface RuntimeContainer {
   state: RuntimeContainerState
   /** The restart count this container was created with (CRI metadata.attempt). */
   restartCount: number
+  /** The restart count at which its definition first ran (0 for containers made before it was kept). */
+  restartBase?: number
+  /** The pod's config hash it was created under, when kube-node recorded it. */
+  configHash?: string
   hash: string
   hashVersion?: string
   /** Milliseconds since the epoch; 0 when not yet happened. */

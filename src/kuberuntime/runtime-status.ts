@@ -6,6 +6,8 @@ import {
   CONTAINER_HASH_ANNOTATION,
   CONTAINER_NAME_LABEL,
   CONTAINER_RESTART_COUNT_ANNOTATION,
+  CONTAINER_CONFIG_HASH_ANNOTATION,
+  RESTART_COUNT_BASE_ANNOTATION,
   CONTAINER_TYPE_LABEL,
   HASH_VERSION_ANNOTATION,
   MANAGED_BY_LABEL,
@@ -103,6 +105,10 @@ function toContainer(c: Container, status: ContainerStatus | undefined): Runtime
   }
   const version = a[HASH_VERSION_ANNOTATION]
   if (version !== undefined) out.hashVersion = version
+  const base = intAnnotation(a[RESTART_COUNT_BASE_ANNOTATION])
+  if (base !== undefined && base <= out.restartCount) out.restartBase = base
+  const configHash = a[CONTAINER_CONFIG_HASH_ANNOTATION]
+  if (configHash !== undefined) out.configHash = configHash
   const grace = intAnnotation(a[POD_TERMINATION_GRACE_PERIOD_ANNOTATION])
   if (grace !== undefined) out.terminationGracePeriodSeconds = grace
   return out

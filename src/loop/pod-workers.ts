@@ -8,7 +8,6 @@
 //   idle ──update(sync)──▶ syncing ──done──▶ idle
 //     │                      │ update(kill): the sync is aborted and ends at once
 //     └──update(kill)──▶ terminating ──done──▶ idle (forgotten; a later sync starts it again)
-import type {Eviction} from '../decide/eviction.js'
 import type {StaticPod} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Logger} from '../util/logger.js'
@@ -18,8 +17,7 @@ import {errorMessage} from '../util/errors.js'
 export type PodWork =
   /** `interrupts`: why this sync stands for a kill (the active deadline passed) and aborts the one in flight. */
   | {type: 'sync'; sp: StaticPod; reason: string; interrupts?: string | undefined}
-  /** `evicted`: the pod is stopped, not removed, and keeps a Failed status with the eviction's reason. */
-  | {type: 'kill'; uid: string; sp?: StaticPod; observed?: RuntimePod; reason: string; evicted?: Eviction | undefined}
+  | {type: 'kill'; uid: string; sp?: StaticPod; observed?: RuntimePod; reason: string}
 
 /** The two things a worker can do, as plain functions (like the kubelet's podSyncerFuncs). */
 export interface PodSyncer {

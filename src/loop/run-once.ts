@@ -18,10 +18,9 @@ import {withTransitionTimes} from '../status/transitions.js'
 import {podObject} from '../pod/event-object.js'
 import {startOrder} from './start-order.js'
 import {awaitedFromStatus, startGate, type AwaitedPod} from '../decide/start-gate.js'
-import {emptyDirLimitEviction, stopEvictedPod} from '../apply/evict.js'
-import {evictedStatus} from '../status/evicted.js'
+import {emptyDirLimitEviction, reportEmptyDirExcess} from '../apply/evict.js'
 
-/** How often `run` measures a waiting pod's emptyDirs against their sizeLimit (watch: every 10s). */
+/** How often `run` measures a waiting pod's emptyDirs against their sizeLimit, to report an excess (watch: every 10s). */
 const EVICTION_MEASURE_MS = 2_000
 
 /** How long past its deadline a sync in flight may go on before it is interrupted. */
@@ -200,16 +199,10 @@ async function runPodUntil(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions
     }
     const active = lastStatus.phase !== 'Succeeded' && lastStatus.phase !== 'Failed'
     if (ctx.deps.diskUsage && active && ctx.clock.now() >= nextMeasureAt) {
-      // The eviction manager's emptyDir rule, while the run waits for this pod.
+      // The eviction manager's emptyDir rule, while the run waits for this pod: reported, never evicted.
       nextMeasureAt = ctx.clock.now() + EVICTION_MEASURE_MS
-      const eviction = await emptyDirLimitEviction(ctx.deps, sp)
-      if (eviction) {
-        await stopEvictedPod(ctx.deps, sp, outcome.observed, eviction)
-        const after = await ctx.cache.getNewerThan(sp.pod.metadata.uid, ctx.clock.now())
-        lastStatus = withTransitionTimes(lastStatus, evictedStatus(sp, after, eviction, {hostIP: ctx.deps.hostIP, now: ctx.clock.now()}), ctx.clock.now())
-        opts.statusRecorder?.record(sp, lastStatus)
-        return finish('failed', `${eviction.reason}: ${eviction.message}`)
-      }
+      const excess = await emptyDirLimitEviction(ctx.deps, sp)
+      if (excess) reportEmptyDirExcess(ctx.deps, sp, excess)
     }
     everStarted ||= allStarted(lastStatus)
     const now = ctx.clock.now()

@@ -30,9 +30,7 @@ import {cleanupVolumes} from '../volumes/prepare.js'
 import {countPods, type PodCounts} from './pod-counts.js'
 import {awaitedFromStatus, startGate, type AwaitedPod} from '../decide/start-gate.js'
 import type {StartGateCheck} from './sync-pod.js'
-import {emptyDirLimitEviction, stopEvictedPod} from '../apply/evict.js'
-import type {Eviction} from '../decide/eviction.js'
-import {evictedStatus} from '../status/evicted.js'
+import {emptyDirLimitEviction, reportEmptyDirExcess} from '../apply/evict.js'
 
 export interface SyncLoopMetrics {
   observeWorker(operation: 'create' | 'update' | 'sync' | 'kill', seconds: number): void
@@ -301,8 +299,8 @@ export class SyncLoop {
 
   /**
    * The eviction manager's emptyDir rule: every running pod's emptyDirs on disk are measured, one
-   * after another (never two measures at once), and a pod over a sizeLimit is evicted: Failed for
-   * good with reason Evicted, as a rejected pod is, until an edit brings it back.
+   * after another (never two measures at once), and a pod over a sizeLimit is reported, not
+   * evicted: static pods are critical (apply/evict.ts).
    */
   async checkEvictions(): Promise<void> {
     if (!this.effects.diskUsage || this.measuring) return
@@ -310,14 +308,11 @@ export class SyncLoop {
     try {
       for (const rec of [...this.pods.values()]) {
         const uid = rec.sp.pod.metadata.uid
-        // Only active pods are evicted, as the kubelet's eviction manager ranks only active pods: a
-        // finished pod keeps its phase however much its emptyDir holds.
+        // Only active pods are measured, as the kubelet's eviction manager ranks only active pods.
         if (rec.rejected || !rec.everSynced || this.workers.isTerminating(uid) || finished(rec.status)) continue
-        const eviction = await emptyDirLimitEviction(this.effects, rec.sp)
+        const excess = await emptyDirLimitEviction(this.effects, rec.sp)
         // The pod may have been edited, removed or refused while it was measured.
-        if (!eviction || this.pods.get(uid) !== rec || rec.rejected) continue
-        rec.rejected = {admit: false, reason: eviction.reason, message: eviction.message}
-        this.workers.update({type: 'kill', uid, sp: rec.sp, reason: `${eviction.reason}: ${eviction.message}`, evicted: eviction})
+        if (excess && this.pods.get(uid) === rec && !rec.rejected) reportEmptyDirExcess(this.effects, rec.sp, excess)
       }
     } catch (err) {
       this.deps.logger.warn('Measuring emptyDirs failed; will retry', {err: errorMessage(err)})
@@ -486,25 +481,12 @@ export class SyncLoop {
     this.deps.logger.debug(2, 'Sync interrupted', {pod: rec.sp.pod.metadata.name, reason: abortReason(signal).message})
   }
 
-  /** An evicted pod is stopped, not removed: its record says Failed, Evicted, over its stopped containers. */
-  private async stopEvicted(sp: StaticPod, observed: RuntimePod | undefined, eviction: Eviction): Promise<void> {
-    const {clock} = this.deps
-    const uid = sp.pod.metadata.uid
-    await stopEvictedPod(this.effects, sp, observed, eviction)
-    const rec = this.pods.get(uid)
-    if (!rec || rec.rejected?.reason !== eviction.reason) return
-    const after = await this.cache.getNewerThan(uid, clock.now())
-    rec.status = withTransitionTimes(rec.status, evictedStatus(sp, after, eviction, {hostIP: this.effects.hostIP, now: clock.now()}), clock.now())
-    this.deps.statusRecorder?.record(rec.sp, rec.status)
-  }
-
   private async killOne(work: Extract<PodWork, {type: 'kill'}>): Promise<void> {
     const {sync, logger, clock, metrics} = this.deps
     const started = clock.now()
     try {
       const observed = (await this.cache.getNewerThan(work.uid, clock.now())) ?? work.observed
       sync.prober?.removePod(work.uid)
-      if (work.evicted && work.sp) return await this.stopEvicted(work.sp, observed, work.evicted)
       // No write of this pod's record may follow (it would bring its directory back).
       await this.deps.statusRecorder?.remove(work.uid)
       if (!observed) {

@@ -96,13 +96,39 @@ function lastExit(observed: RuntimePod | undefined, name: string): number | unde
   return rc?.state === 'exited' && rc.finishedAt > 0 ? rc.finishedAt : undefined
 }
 
-/** Each container's active back-off, counted from its last exit as the kubelet counts it. */
+/**
+ * Image pulls back off per pod and image, as the kubelet's image manager keys them: an edit to
+ * another tag starts afresh, and two containers of one image share one back-off.
+ */
+export function pullBackOffKey(sp: StaticPod, image: string): string {
+  return `${sp.pod.metadata.uid}/pull/${image}`
+}
+
+function imageOf(sp: StaticPod, container: string): string {
+  const spec = sp.pod.spec
+  return [...(spec.initContainers ?? []), ...spec.containers].find((c) => c.name === container)?.image ?? ''
+}
+
+/** Each container's active crash back-off, counted from its last exit as the kubelet counts it. */
 export function podBackOff(backOff: BackOff, sp: StaticPod, now: number, observed?: RuntimePod | undefined): Map<string, BackOffEntry> {
   const out = new Map<string, BackOffEntry>()
   const spec = sp.pod.spec
   for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
     const e = backOff.get(backOffKey(sp, c.name), now, lastExit(observed, c.name))
     if (e) out.set(c.name, e)
+  }
+  return out
+}
+
+/** Each image's active pull back-off, counted from its last pull failure (not the container's exit). */
+export function podPullBackOff(backOff: BackOff, sp: StaticPod, now: number): Map<string, BackOffEntry> {
+  const out = new Map<string, BackOffEntry>()
+  const spec = sp.pod.spec
+  for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
+    const image = c.image ?? ''
+    if (out.has(image)) continue
+    const e = backOff.get(pullBackOffKey(sp, image), now)
+    if (e) out.set(image, e)
   }
   return out
 }
@@ -115,7 +141,14 @@ export async function planPod(ctx: SyncContext, sp: StaticPod, minTime: number):
   const [observed, images] = await Promise.all([ctx.cache.getNewerThan(sp.pod.metadata.uid, minTime), ctx.cache.images(minTime)])
   const now = ctx.clock.now()
   const backOff = podBackOff(ctx.backOff, sp, now, observed)
-  const plan = computePodActions({sp, runtime: observed, images, probes: probesOf(ctx, sp, observed), backOff, now})
+  const pullBackOff = podPullBackOff(ctx.backOff, sp, now)
+  const plan = computePodActions({sp, runtime: observed, images, probes: probesOf(ctx, sp, observed), backOff, pullBackOff, now})
+  // What each waiting container waits for, as recorded for the next process: its crash back-off,
+  // else its image's pull back-off.
+  for (const b of plan.blocked) {
+    const pulling = b.reason === 'ImagePullBackOff' ? pullBackOff.get(imageOf(sp, b.name)) : undefined
+    if (pulling && !backOff.has(b.name)) backOff.set(b.name, pulling)
+  }
   return {plan, observed, backOff}
 }
 
@@ -150,10 +183,10 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
       // The delay counts from the exit it follows (the kubelet's backOff.Next(key, finishedAt)).
       if (a.restartCount > 0 && (started || couldNotStart)) ctx.backOff.next(backOffKey(sp, a.name), lastExit(before, a.name) ?? now, 'CrashLoopBackOff')
     }
-    for (const f of failures) {
-      if (f.reason === 'ErrImagePull') ctx.backOff.next(backOffKey(sp, f.container), now, 'ImagePullBackOff')
-      if (f.container) waiting.set(f.container, {reason: f.reason, message: f.message})
-    }
+    // One failed pull backs its image off once, however many containers wait for it.
+    const failedImages = new Set(failures.filter((f) => f.reason === 'ErrImagePull').map((f) => imageOf(sp, f.container)))
+    for (const image of failedImages) ctx.backOff.next(pullBackOffKey(sp, image), now, 'ImagePullBackOff')
+    for (const f of failures) if (f.container) waiting.set(f.container, {reason: f.reason, message: f.message})
     // What this sync changed is seen by a read that begins after it.
     observed = await ctx.cache.afterOwnChanges(uid)
   }

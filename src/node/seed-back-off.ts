@@ -2,10 +2,14 @@
 // what that process recorded: a container it was backing off stays backed off until the recorded
 // time, instead of being restarted at once and shown as if nothing had happened.
 import type {StaticPod} from '../api/types.js'
-import {backOffKey} from '../loop/sync-pod.js'
+import {backOffKey, pullBackOffKey} from '../loop/sync-pod.js'
 import {recordDescribesRuntime} from '../status/merge.js'
 import {manifestHashOf, readStatusRecord} from '../store/status-store.js'
 import type {KubeNode} from './create-node.js'
+
+function imageOf(sp: StaticPod, name: string): string {
+  return [...(sp.pod.spec.initContainers ?? []), ...sp.pod.spec.containers].find((c) => c.name === name)?.image ?? ''
+}
 
 export async function seedBackOff(node: KubeNode, pods: readonly StaticPod[]): Promise<void> {
   const now = node.clock.now()
@@ -16,7 +20,8 @@ export async function seedBackOff(node: KubeNode, pods: readonly StaticPod[]): P
       const statuses = [...(record.status.initContainerStatuses ?? []), ...(record.status.containerStatuses ?? [])]
       for (const [name, until] of Object.entries(record.backOffUntil)) {
         const reason = statuses.find((c) => c.name === name)?.state?.waiting?.reason
-        if (reason === 'CrashLoopBackOff' || reason === 'ImagePullBackOff') node.sync.backOff.restore(backOffKey(sp, name), until, now, reason)
+        if (reason === 'CrashLoopBackOff') node.sync.backOff.restore(backOffKey(sp, name), until, now, reason)
+        if (reason === 'ImagePullBackOff') node.sync.backOff.restore(pullBackOffKey(sp, imageOf(sp, name)), until, now, reason)
       }
     }),
   )

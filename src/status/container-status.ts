@@ -1,9 +1,10 @@
 // v1 ContainerStatus from the runtime's containers (the kubelet's convertToAPIContainerStatuses):
 // the newest instance of a name gives `state`, the one before it `lastState`. Pure.
-import type {Container, ContainerState, ContainerStatus} from '../api/types.js'
+import type {Container, ContainerState, ContainerStatus, Pod} from '../api/types.js'
 import type {RuntimeContainer} from '../kuberuntime/model.js'
 import type {ContainerProbeResults} from '../pod/probe-results.js'
 import {allByName} from '../pod/restart-policy.js'
+import {containerSpecChanged} from '../pod/spec-changed.js'
 
 /** RFC 3339 at whole seconds, as the API prints times; undefined for "never" (0). */
 export function rfc3339(ms: number): string | undefined {
@@ -60,6 +61,8 @@ export function toApiState(rc: RuntimeContainer): ContainerState {
 }
 
 export interface ContainerStatusInput {
+  /** The desired pod: a container made from another definition of it is not its status. */
+  pod: Pod
   container: Container
   /** Every runtime container of the pod. */
   runtime: readonly RuntimeContainer[]
@@ -74,18 +77,26 @@ export interface ContainerStatusInput {
 export function containerStatus(input: ContainerStatusInput): ContainerStatus {
   const {container: c, probes} = input
   const [newest, previous] = allByName(input.runtime, c.name)
+  // The newest instance was made from an earlier definition (an edit whose new container has not
+  // started, e.g. its image cannot be pulled): it is not this container's status. It may still
+  // serve, but the edit has not happened: never ready, no restarts or last state of its own yet.
+  // Init containers keep their verdict: an edit to one does not re-run a pod that has initialized.
+  const outdated = input.kind !== 'init' && newest !== undefined && containerSpecChanged(input.pod, c, newest).changed
+  // Restarts count from the first run of this definition (kuberuntime RESTART_COUNT_BASE_ANNOTATION).
+  const base = newest?.restartBase ?? 0
   let state: ContainerState = newest ? toApiState(newest) : {waiting: {reason: input.defaultReason}}
-  let lastState: ContainerState = previous ? toApiState(previous) : {}
+  let lastState: ContainerState = previous && !outdated && (previous.restartBase ?? 0) === base ? toApiState(previous) : {}
 
-  // A known reason to wait (CrashLoopBackOff, ErrImagePull, ...) replaces a non-running state;
-  // the termination it follows moves to lastState. A completed init container is left as is.
+  // A known reason to wait (CrashLoopBackOff, ErrImagePull, ...) replaces a non-running state, or
+  // the running instance of an earlier definition; a termination it follows moves to lastState.
+  // A completed init container is left as is.
   const completedInit = input.kind === 'init' && state.terminated?.exitCode === 0
-  if (input.waiting !== undefined && state.running === undefined && !completedInit) {
-    if (state.terminated !== undefined) lastState = {terminated: state.terminated}
+  if (input.waiting !== undefined && (state.running === undefined || outdated) && !completedInit) {
+    if (state.terminated !== undefined && !outdated) lastState = {terminated: state.terminated}
     state = {waiting: {reason: input.waiting.reason, message: input.waiting.message}}
   }
 
-  const running = state.running !== undefined
+  const running = state.running !== undefined && !outdated
   const started = running && (c.startupProbe === undefined || probes?.startup === 'Success')
   let ready: boolean
   if (input.kind === 'init') ready = state.terminated?.exitCode === 0
@@ -96,8 +107,8 @@ export function containerStatus(input: ContainerStatusInput): ContainerStatus {
     state,
     lastState,
     ready,
-    restartCount: newest?.restartCount ?? 0,
-    image: newest?.image || c.image || '',
+    restartCount: newest && !outdated ? Math.max(0, newest.restartCount - base) : 0,
+    image: (outdated ? c.image : newest?.image) || c.image || '',
     imageID: newest?.imageRef ?? '',
     started,
   }

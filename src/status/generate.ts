@@ -32,6 +32,7 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const defaultReason = inits.length > 0 ? 'PodInitializing' : 'ContainerCreating'
   const statusOf = (c: Container, kind: 'init' | 'sidecar' | 'regular'): ContainerStatus =>
     containerStatus({
+      pod: input.sp.pod,
       container: c,
       runtime: runtimeContainers,
       probes: input.probes.get(c.name),

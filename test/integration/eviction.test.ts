@@ -1,7 +1,7 @@
-// The emptyDir sizeLimit rule over the fake CRI and a real root dir: a pod whose emptyDir on disk
-// outgrows its limit is evicted by `watch` (stopped, kept, Failed with the kubelet's reason and
-// message, never restarted) and by `run` while it waits; a pod within its limit runs on.
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+// The emptyDir sizeLimit rule over the fake CRI and a real root dir: every static pod is critical,
+// and the kubelet never evicts a critical pod, so a pod whose emptyDir on disk outgrows its limit
+// keeps running under `watch` and `run`, and the excess shows as a Warning event.
+import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -20,7 +20,7 @@ import {testNodeConfig} from '../support/node-config.js'
 const IMAGE = 'localhost:5000/busybox:1.0'
 const MESSAGE = 'Usage of EmptyDir volume "cache" exceeds the limit "1Mi".'
 
-describe('emptyDir sizeLimit eviction over the fake CRI', () => {
+describe('emptyDir sizeLimit over the fake CRI: static pods are never evicted', () => {
   let work: string
   let fake: FakeRuntime
   let clock: FakeClock
@@ -51,30 +51,37 @@ describe('emptyDir sizeLimit eviction over the fake CRI', () => {
     rmSync(work, {recursive: true, force: true})
   })
 
-  it('watch: a pod over its limit is stopped, kept and Failed with Evicted; it is not restarted', async () => {
+  /** The Warning events emitted from now on, as `reason: message`. */
+  function warnings(): string[] {
+    const seen: string[] = []
+    const emit = node.events.emit.bind(node.events)
+    vi.spyOn(node.events, 'emit').mockImplementation((object, type, reason, message) => {
+      if (type === 'Warning') seen.push(`${reason}: ${message}`)
+      return emit(object, type, reason, message)
+    })
+    return seen
+  }
+
+  it('watch: a pod over its limit keeps running, Running, with a Warning event; nothing is stopped', async () => {
+    const seen = warnings()
     const sp = await staticPod('cache')
     loop.handleUpdates([{op: 'ADD', pods: [sp]}])
     await loop.idle()
     fill(sp, 512 * 1024)
     await loop.checkEvictions()
     await loop.idle()
-    expect(states()).toEqual(['CONTAINER_RUNNING'])
+    expect(seen).toEqual([])
 
     fill(sp, 3 * 1024 * 1024)
     await loop.checkEvictions()
     await loop.idle()
-    expect(states()).toEqual(['CONTAINER_EXITED'])
-    expect(fake.sandboxes.size).toBe(1)
-    const status = loop.statuses()[0]!.status!
-    expect(status).toMatchObject({phase: 'Failed', reason: 'Evicted', message: MESSAGE})
-    expect(status.containerStatuses?.[0]?.state?.terminated).toBeDefined()
-
-    // Neither a resync nor a lifecycle event brings it back.
+    expect(states()).toEqual(['CONTAINER_RUNNING'])
+    expect(fake.mutatingCalls().filter((c) => c.startsWith('Stop'))).toEqual([])
+    expect(seen).toEqual([`ExceededEmptyDirLimit: ${MESSAGE} The pod is not evicted: a static pod is critical.`])
     clock.advance(120_000)
     loop.tick()
-    loop.handleLifecycleEvents([{uid: sp.pod.metadata.uid, type: 'ContainerDied', containerId: 'x'}])
     await loop.idle()
-    expect(states()).toEqual(['CONTAINER_EXITED'])
+    expect(loop.statuses()[0]!.status?.phase).toBe('Running')
   })
 
   it('watch: a finished pod keeps its phase, whatever its emptyDir holds', async () => {
@@ -93,17 +100,17 @@ describe('emptyDir sizeLimit eviction over the fake CRI', () => {
     expect(loop.statuses()[0]!.status?.phase).toBe('Succeeded')
   })
 
-  it('run: a pod over its limit while the run waits fails with Evicted', async () => {
+  it('run: a pod over its limit while the run waits is reported, not failed', async () => {
+    const seen = warnings()
     const sp = await staticPod('job')
-    sp.pod.spec.containers[0]!.readinessProbe = {exec: {command: ['false']}, periodSeconds: 1}
     // The emptyDir is already full when the pod starts (an emptyDir outlives its containers).
     mkdirSync(emptyDirPath(node.config.rootDir, sp.pod.metadata.uid, 'cache'), {recursive: true})
     fill(sp, 3 * 1024 * 1024)
-    const results = runOnce(node.sync, [sp], {wait: 'ready', timeoutMs: 60_000, parallelism: 1, pollMs: 100}, {objects: EMPTY_OBJECT_STORE})
-    const [r] = await results
-    expect(r!.outcome).toBe('failed')
-    expect(r!.reason).toBe(`Evicted: ${MESSAGE}`)
-    expect(r!.status).toMatchObject({phase: 'Failed', reason: 'Evicted', message: MESSAGE})
-    expect(states()).toEqual(['CONTAINER_EXITED'])
+    const [r] = await runOnce(node.sync, [sp], {wait: 'running', timeoutMs: 60_000, stableForMs: 5_000, parallelism: 1, pollMs: 100}, {objects: EMPTY_OBJECT_STORE})
+    // It reached its goal as any pod, and ran all along.
+    expect(r!.outcome).toBe('done')
+    expect(r!.status.phase).toBe('Running')
+    expect(states()).toEqual(['CONTAINER_RUNNING'])
+    expect(seen.filter((w) => w.startsWith('ExceededEmptyDirLimit: ')).length).toBeGreaterThan(0)
   })
 })

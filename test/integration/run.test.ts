@@ -262,6 +262,18 @@ describe('run over the fake CRI', () => {
     })
   })
 
+  it('an upgrade to an image that cannot be pulled fails the run at once and leaves the old container serving', async () => {
+    const file = write('web.yaml', pod('web'))
+    await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})
+    const [oldId] = [...fake.containers.keys()]
+    const [r] = await runPods(node, [write('web.yaml', pod('web', '', 'localhost:5000/missing:1'))], {wait: 'running', timeoutMs: 60_000})
+    expect(r!.outcome).toBe('failed')
+    expect(r!.reason).toMatch(/ErrImagePull/)
+    expect(fake.containers.get(oldId!)?.status.state).toBe('CONTAINER_RUNNING')
+    expect(fake.callsOf('StopContainer')).toHaveLength(0)
+    expect(r!.status.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False')
+  })
+
   it('a sandbox that died is recreated with the pod history; run collects what GC drops, nothing more', async () => {
     const file = write('web.yaml', pod('web'))
     await runPods(node, [file], {wait: 'running', timeoutMs: 60_000})

@@ -135,6 +135,55 @@ describe('SyncLoop over the fake CRI', () => {
     expect(loop.statuses()[0]!.status?.containerStatuses?.[0]?.state?.waiting?.reason).toMatch(/CrashLoopBackOff|RunContainerError/)
   })
 
+  describe('an upgrade as kubeadm and monitoring see it', () => {
+    const MISSING = 'localhost:5000/busybox:9.9'
+    const pulls = (image: string): number => fake.callsOf('PullImage').filter((c) => JSON.stringify(c.args).includes(image)).length
+    const statusOf = () => loop.statuses()[0]!.status!
+
+    it('an edit to an image that cannot be pulled keeps the old container serving, stably, and the pod is not Ready; pulls back off per image', async () => {
+      const web = await staticPod('web')
+      loop.handleUpdates([{op: 'ADD', pods: [web]}])
+      await loop.idle()
+      const [oldId] = [...fake.containers.keys()]
+      loop.handleUpdates([{op: 'UPDATE', pods: [await staticPod('web', MISSING)]}])
+      await loop.idle()
+      expect(pulls(MISSING)).toBe(1)
+      expect(statusOf().containerStatuses?.[0]?.state?.waiting?.reason).toBe('ErrImagePull')
+      const seen: string[] = []
+      // Two and a half minutes of syncs every second: pulls at 10 s, 20 s, 40 s, 80 s from each failure.
+      for (let s = 1; s <= 150; s++) {
+        clock.advance(1000)
+        loop.tick()
+        await loop.idle()
+        const cs = statusOf().containerStatuses?.[0]
+        seen.push(cs?.state?.waiting?.reason ?? 'running')
+        // The old container is never stopped, at any sync of the back-off.
+        expect(fake.containers.get(oldId!)?.status.state).toBe('CONTAINER_RUNNING')
+        expect(statusOf().conditions?.find((c) => c.type === 'Ready')?.status).toBe('False')
+        expect(cs?.ready).toBe(false)
+      }
+      expect(pulls(MISSING)).toBe(5)
+      expect(new Set(seen)).toEqual(new Set(['ErrImagePull', 'ImagePullBackOff']))
+      expect(fake.callsOf('StopContainer')).toHaveLength(0)
+    })
+
+    it('a fixed edit then replaces it: Ready, restart count 0 and no last state, whatever the old one had', async () => {
+      const web = await staticPod('web')
+      loop.handleUpdates([{op: 'ADD', pods: [web]}])
+      await loop.idle()
+      await crash(web)
+      expect(statusOf().containerStatuses?.[0]?.restartCount).toBe(1)
+      loop.handleUpdates([{op: 'UPDATE', pods: [await staticPod('web', MISSING)]}])
+      await loop.idle()
+      loop.handleUpdates([{op: 'UPDATE', pods: [await staticPod('web', 'localhost:5000/busybox:2.0')]}])
+      await loop.idle()
+      expect(running()).toEqual(['web-n1/localhost:5000/busybox:2.0'])
+      const cs = statusOf().containerStatuses?.[0]
+      expect(cs).toMatchObject({ready: true, restartCount: 0, lastState: {}})
+      expect(statusOf().conditions?.find((c) => c.type === 'Ready')?.status).toBe('True')
+    })
+  })
+
   it('a recreated sandbox keeps the pod history: restart count, last state, the old sandbox until GC', async () => {
     const web = await staticPod('web')
     loop.handleUpdates([{op: 'ADD', pods: [web]}])

@@ -711,3 +711,114 @@ describe('backOffMessage', () => {
     expect(backOffMessage(entry, 'foo2', 'alpine:3.20', basePod())).toBe(expected)
   })
 })
+
+/** Upgrades as kubeadm and monitoring see them: an edit is a new instance (issue: upgrades). */
+describe('computePodActions: an edit is a new instance', () => {
+  const CONFIG = 'kubernetes.io/config.hash'
+  /** The desired pod is version `now` of the manifest; the runtime's containers ran version `ran`. */
+  const versions = (ran: string, now: string) => ({
+    pod: (sp: StaticPod): void => void (sp.pod.metadata.annotations = {...sp.pod.metadata.annotations, [CONFIG]: now}),
+    runtime: (rt: RuntimePod): void => void (rt.containers = rt.containers.map((c) => ({...c, configHash: ran}))),
+  })
+  const pullBackOff = (image: string, until = NOW + 5000): Map<string, BackOffEntry> => new Map([[image, {until, reason: 'ImagePullBackOff', message: 'back-off 10s pulling image'}]])
+  const computeWith = (row: Row, extra: {pullBackOff?: Map<string, BackOffEntry> | undefined}): PodActions => {
+    const built = basePod()
+    const rt = baseRuntime(built)
+    row.runtime?.(rt, built)
+    const sp = structuredClone(built)
+    row.pod?.(sp)
+    return computePodActions({sp, runtime: rt, images: row.images ? new Set(row.images) : PRESENT, probes: new Map(), backOff: new Map(Object.entries(row.backOff ?? {})), pullBackOff: extra.pullBackOff, now: NOW})
+  }
+  const editImage = (sp: StaticPod): void => void (sp.pod.spec.containers[1]!.image = 'localhost:5000/missing:2')
+
+  it.each<Row & {pullBackOff?: Map<string, BackOffEntry>}>([
+    {
+      name: 'an edited image in pull back-off: the start waits in ImagePullBackOff and the old container keeps serving (no kill)',
+      pod: editImage,
+      images: [],
+      pullBackOff: pullBackOff('localhost:5000/missing:2'),
+      want: [],
+      blocked: ['foo2 ImagePullBackOff'],
+    },
+    {
+      name: 'the same edit once the pull back-off is over: pull, then replace (the pull comes first, so a failure still keeps it)',
+      pod: editImage,
+      images: [],
+      pullBackOff: pullBackOff('localhost:5000/missing:2', NOW - 1),
+      want: ['PullImage localhost:5000/missing:2 for foo2', 'KillContainer foo2', 'Start regular foo2 restart=1'],
+    },
+    {
+      name: 'a pull back-off blocks only a start that must pull: an image present under IfNotPresent starts',
+      pod: (sp) => void ((sp.pod.spec.containers[1]!.image = 'busybox:2'), (sp.pod.spec.containers[1]!.imagePullPolicy = 'IfNotPresent')),
+      images: ['docker.io/library/busybox:2', 'docker.io/library/busybox:1.36', 'docker.io/library/alpine:3.20', 'docker.io/library/nginx:1.27'],
+      pullBackOff: pullBackOff('busybox:2'),
+      want: ['KillContainer foo2', 'Start regular foo2 restart=1'],
+    },
+    {
+      name: 'a liveness failure still kills while the restart is backed off (only an edit keeps the old one)',
+      runtime: (rt) => void setContainer(rt, 'foo2', {}),
+      backOff: {foo2: {until: NOW + 5000, reason: 'CrashLoopBackOff', message: 'back-off 10s restarting failed container'}},
+      want: [],
+    },
+    {
+      name: 'Never, finished, annotation bump (new config hash, same containers) → every container runs again',
+      pod: (sp) => void (never(sp), versions('v1', 'v2').pod(sp)),
+      runtime: (rt) => void (allExited([0, 1, 0])(rt), versions('v1', 'v2').runtime(rt)),
+      want: allRegular(1),
+    },
+    {
+      name: 'OnFailure, all succeeded, annotation bump → every container runs again, the unchanged siblings too',
+      pod: (sp) => void (onFailure(sp), versions('v1', 'v2').pod(sp)),
+      runtime: (rt) => void (allExited([0, 0, 0])(rt), versions('v1', 'v2').runtime(rt)),
+      want: allRegular(1),
+    },
+    {
+      name: 'Never, finished, same config hash → only the sandbox is stopped (finished for good)',
+      pod: (sp) => void (never(sp), versions('v1', 'v1').pod(sp)),
+      runtime: (rt) => void (allExited([0, 1, 0])(rt), versions('v1', 'v1').runtime(rt)),
+      want: ['KillPod'],
+      terminal: true,
+    },
+    {
+      name: 'Never, sandbox died after finishing, annotation bump → a new sandbox runs every container',
+      pod: (sp) => void (never(sp), versions('v1', 'v2').pod(sp)),
+      runtime: (rt) => void (allExited([0, 1, 0])(rt), dead(rt), versions('v1', 'v2').runtime(rt)),
+      want: ['KillPod', 'CreateSandbox attempt=1', ...allRegular(1)],
+    },
+    {
+      name: 'Always, running, annotation bump → nothing restarts (only the definition of a container does)',
+      pod: versions('v1', 'v2').pod,
+      runtime: versions('v1', 'v2').runtime,
+      want: [],
+    },
+  ])('$name', (row) => {
+    const plan = computeWith(row, {pullBackOff: row.pullBackOff})
+    expect(plan.actions.map(summary)).toEqual(row.want)
+    expect(plan.blocked.map((b) => `${b.name} ${b.reason}`)).toEqual(row.blocked ?? [])
+    expect(plan.terminal).toBe(row.terminal ?? false)
+  })
+
+  const bases = (plan: PodActions): Record<string, number | undefined> =>
+    Object.fromEntries(plan.actions.flatMap((a) => (a.type === 'StartContainer' ? [[a.name, a.restartBase]] : [])))
+
+  it('restart counts start again at 0 for an edited definition, and carry on for a crash of the same one', () => {
+    // foo2 crashed (restartCount 3 of a definition first run at 1); foo3 was edited.
+    const plan = computeWith(
+      {
+        name: 'bases',
+        pod: (sp) => void (sp.pod.spec.containers[2]!.env = [{name: 'EDITED', value: '1'}]),
+        runtime: (rt) => void (setContainer(rt, 'foo2', {...exited(1), restartCount: 3, restartBase: 1}), setContainer(rt, 'foo3', {restartCount: 5, restartBase: 2})),
+        want: [],
+      },
+      {},
+    )
+    expect(plan.actions.map(summary)).toEqual(['KillContainer foo3', 'Start regular foo2 restart=4', 'Start regular foo3 restart=6'])
+    // The CRI attempt keeps increasing (names and log files never repeat); the shown count restarts.
+    expect(bases(plan)).toEqual({foo2: 1, foo3: 6})
+  })
+
+  it('a finished container run again for a manifest edit counts its restarts from 0', () => {
+    const plan = computeWith({name: 'rerun', pod: (sp) => void (never(sp), versions('v1', 'v2').pod(sp)), runtime: (rt) => void (allExited([0, 0, 0])(rt), versions('v1', 'v2').runtime(rt)), want: []}, {})
+    expect(bases(plan)).toEqual({foo1: 1, foo2: 1, foo3: 1})
+  })
+})

@@ -63,6 +63,8 @@ describe('buildContainerConfig', () => {
       'io.kubernetes.container.hash': containerHash(sp.pod, c),
       'kube-node.io/hash-version': HASH_VERSION,
       'io.kubernetes.container.restartCount': '3',
+      // Restarts shown are counted from where this definition first ran (0 when not given).
+      'kube-node.io/restart-count-base': '0',
       'io.kubernetes.container.terminationMessagePath': '/dev/termination-log',
       'io.kubernetes.container.terminationMessagePolicy': 'File',
       'io.kubernetes.pod.terminationGracePeriod': '30',
@@ -79,7 +81,13 @@ describe('buildContainerConfig', () => {
       'io.kubernetes.container.terminationMessagePath',
       'io.kubernetes.container.terminationMessagePolicy',
       'kube-node.io/hash-version',
+      'kube-node.io/restart-count-base',
     ])
+  })
+
+  it('records the restart count base and the pod version (config hash) the container ran', () => {
+    const config = build({}, (p) => void (p.metadata.annotations = {...p.metadata.annotations, 'kubernetes.io/config.hash': 'abc123'}))
+    expect(config.annotations['kube-node.io/config-hash']).toBe('abc123')
   })
 
   it('expands $(VAR) in command and args with the container env', () => {

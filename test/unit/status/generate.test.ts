@@ -280,3 +280,61 @@ describe('generatePodStatus: activeDeadlineSeconds', () => {
     if (want.reason) expect(st.message).toBe('Pod was active on the node longer than the specified deadline')
   })
 })
+
+describe('generatePodStatus: an edit is a new instance', () => {
+  /** The runtime as the unedited pod left it, then the pod edited. */
+  function edited(edit: (sp: StaticPod) => void, runtime: (rt: RuntimePod) => void = () => {}, waiting: Record<string, {reason: string; message: string}> = {}): PodStatus {
+    const sp = basePod()
+    const rt = baseRuntime(sp)
+    runtime(rt)
+    edit(sp)
+    return generatePodStatus({sp, runtime: rt, probes: new Map(), waiting: new Map(Object.entries(waiting))})
+  }
+  const newImage = (sp: StaticPod): void => void (sp.pod.spec.containers[1]!.image = 'localhost:5000/missing:2')
+  const pulling = {foo2: {reason: 'ErrImagePull', message: 'failed to pull image "localhost:5000/missing:2": not found'}}
+
+  it('an edit whose new image cannot be pulled: the old container still runs, but the pod is not Ready and says why', () => {
+    const s = edited(newImage, (rt) => setContainer(rt, 'foo2', {restartCount: 2}), pulling)
+    const foo2 = s.containerStatuses?.[1]
+    expect(foo2?.state).toEqual({waiting: pulling.foo2})
+    expect(foo2?.ready).toBe(false)
+    expect(foo2?.started).toBe(false)
+    expect(foo2?.image).toBe('localhost:5000/missing:2')
+    // The new definition has not run: no restarts, no last state of its own.
+    expect(foo2?.restartCount).toBe(0)
+    expect(foo2?.lastState).toEqual({})
+    expect(cond(s, 'Ready')).toMatch(/^False ContainersNotReady/)
+  })
+
+  it('an edit not yet applied, with no waiting reason: still not Ready', () => {
+    const s = edited(newImage)
+    expect(s.containerStatuses?.[1]?.ready).toBe(false)
+    expect(cond(s, 'Ready')).toMatch(/^False/)
+  })
+
+  it('restarts are counted from the first run of this definition, and the last state of another definition is not shown', () => {
+    const sp = basePod()
+    const rt = baseRuntime(sp)
+    // foo1: the new definition started at attempt 4 (base 4) after an older one (attempt 3, base 0).
+    rt.containers = [
+      {...runtimeContainer(sp, 'foo1', {restartCount: 4, restartBase: 4}), id: 'new'},
+      {...runtimeContainer(sp, 'foo1', {...exited(137), restartCount: 3, restartBase: 0, createdAt: T0 - 1000}), id: 'old'},
+      ...rt.containers.filter((c) => c.name !== 'foo1'),
+    ]
+    const s = generatePodStatus({sp, runtime: rt, probes: new Map(), waiting: new Map()})
+    expect(s.containerStatuses?.[0]).toMatchObject({restartCount: 0, lastState: {}, ready: true})
+  })
+
+  it('a crash of the same definition counts and shows its last state', () => {
+    const sp = basePod()
+    const rt = baseRuntime(sp)
+    rt.containers = [
+      {...runtimeContainer(sp, 'foo1', {restartCount: 5, restartBase: 4}), id: 'new'},
+      {...runtimeContainer(sp, 'foo1', {...exited(1), restartCount: 4, restartBase: 4, createdAt: T0 - 1000}), id: 'old'},
+      ...rt.containers.filter((c) => c.name !== 'foo1'),
+    ]
+    const s = generatePodStatus({sp, runtime: rt, probes: new Map(), waiting: new Map()})
+    expect(s.containerStatuses?.[0]?.restartCount).toBe(1)
+    expect(s.containerStatuses?.[0]?.lastState?.terminated?.exitCode).toBe(1)
+  })
+})

@@ -39,7 +39,9 @@ export async function streamPodLog(ctx: ApiContext, namespace: string, name: str
     }
     sent += chunk.length
     slot.touch()
-    if (req.method !== 'HEAD') await writeAtClientPace(res, chunk, slot.signal, KUBE_API_LIMITS.stalledClientSeconds * 1000)
+    // HEAD: the headers say all there is; nothing more is read.
+    if (req.method === 'HEAD') enough.abort()
+    else await writeAtClientPace(res, chunk, slot.signal, KUBE_API_LIMITS.stalledClientSeconds * 1000)
   }
   try {
     await data.log({namespace, name, container: q.container, previous: q.previous, follow: q.follow, tail: q.tailLines, timestamps: q.timestamps}, write, signal)

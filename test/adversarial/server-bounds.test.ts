@@ -3,7 +3,7 @@
 // held open. The daemon's memory stays under its bound, new watches get in, /healthz answers
 // within a second; and `logs --tail` finishes promptly on a log whose one line is hundreds of MiB.
 import {spawn, spawnSync} from 'node:child_process'
-import {appendFileSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync} from 'node:fs'
+import {appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, truncateSync, writeFileSync} from 'node:fs'
 import {connect, type Socket} from 'node:net'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -75,6 +75,17 @@ function openSocket(port: number, request: string, read = true): Promise<HeldSoc
   })
 }
 
+/** How many of `pid`'s open files are `path`. */
+function openCount(pid: number, path: string): number {
+  return readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`) === path
+    } catch {
+      return false
+    }
+  }).length
+}
+
 const get = (path: string, keepAlive = false): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${keepAlive ? '' : 'Connection: close\r\n'}\r\n`
 
 /** Reads a response body to its end, keeping only its size and last bytes. */
@@ -140,14 +151,20 @@ describe('server bounds under many local clients', () => {
       }
       const h = await healthz(watch.port)
       console.log(`/healthz under them: ${times.map((t) => t.toFixed(0)).join(', ')}, ${h.ms.toFixed(0)} ms`)
+      const openWhileHeld = openCount(watch.pid, logFile)
       for (const s of sockets) s.socket.destroy()
-      return h
+      return {h, openWhileHeld}
     })()
-    const {value: h, peakMiB} = await peakRss(watch.pid, work)
-    console.log(`120 non-reading log clients: watch peak RSS ${peakMiB.toFixed(0)} MiB, /healthz ${h.ms.toFixed(0)} ms`)
+    const {value, peakMiB} = await peakRss(watch.pid, work)
+    const {h, openWhileHeld} = value
+    console.log(`120 non-reading log clients: watch peak RSS ${peakMiB.toFixed(0)} MiB, /healthz ${h.ms.toFixed(0)} ms, log file open ${openWhileHeld} times`)
     expect(h.status).toBe(200)
     expect(h.ms).toBeLessThan(1000)
     expect(peakMiB).toBeLessThan(RSS_BOUND_MIB)
+    // At most one reader per stream slot, and each stops and closes the file once its client is gone.
+    expect(openWhileHeld).toBeGreaterThan(0)
+    expect(openWhileHeld).toBeLessThanOrEqual(KUBE_API_LIMITS.maxStreams)
+    await eventually(() => (openCount(watch.pid, logFile) === 0 ? true : undefined), 5000, 'the log file to be closed')
   })
 
   it(`${KUBE_API_LIMITS.maxStreams} idle watches do not lock a new watch out for long, and /healthz answers meanwhile`, async () => {

@@ -1,6 +1,7 @@
 // Reading CRI log files as `kubectl logs` shows them: partial lines joined, tail, timestamps,
 // and --follow across rotation.
 import {describe, expect, it} from 'vitest'
+import fc from 'fast-check'
 import {appendFileSync, mkdtempSync, renameSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -94,5 +95,36 @@ describe('streamContainerLog with small reads', () => {
     // Three lines, and at most the rest of the one chunk in hand when the abort came.
     expect(got.length).toBeGreaterThanOrEqual(3)
     expect(got.length).toBeLessThan(6)
+  })
+})
+
+describe('streamContainerLog agrees with joining the records, for any chunk size', () => {
+  it('whole file and --tail N, chunks from 1 byte up, lines shorter and longer than a chunk', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kn-logs-'))
+    const record = fc.record({
+      stream: fc.constantFrom('stdout', 'stderr'),
+      parts: fc.array(fc.string({maxLength: 300}), {minLength: 1, maxLength: 3}),
+      raw: fc.boolean(),
+    })
+    await fc.assert(
+      fc.asyncProperty(fc.array(record, {maxLength: 12}), fc.nat({max: 14}), fc.integer({min: 1, max: 400}), async (records, tail, chunkBytes) => {
+        const lines: string[] = []
+        records.forEach((r, i) => {
+          if (r.raw) return void lines.push(`not a cri line ${i}`)
+          r.parts.forEach((p, j) => lines.push(`${T1} ${r.stream} ${j === r.parts.length - 1 ? 'F' : 'P'} ${p.replace(/\n/g, ' ')}`))
+        })
+        const text = lines.map((l) => `${l}\n`).join('')
+        const path = join(dir, 'prop.log')
+        writeFileSync(path, text)
+        const expected = parseLog(text).map((r) => r.text)
+        const whole = lineSink()
+        await streamContainerLog(path, {timestamps: false, follow: false, chunkBytes}, whole.write, realClock)
+        expect(whole.lines).toEqual(expected)
+        const tailed = lineSink()
+        await streamContainerLog(path, {tail, timestamps: false, follow: false, chunkBytes}, tailed.write, realClock)
+        expect(tailed.lines).toEqual(expected.slice(Math.max(0, expected.length - tail)))
+      }),
+      {numRuns: 200},
+    )
   })
 })

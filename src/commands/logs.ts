@@ -2,6 +2,22 @@ import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
 import {containerLog} from '../node/logs.js'
 
+const NEWLINE = Buffer.from('\n')
+
+/** Writes at the pace the reader of stdout takes it (a pager, a pipe), never queueing the log. */
+function writeToStdout(chunk: Buffer): Promise<void> | undefined {
+  if (process.stdout.write(chunk)) return undefined
+  return new Promise((resolve) => {
+    const done = (): void => {
+      process.stdout.off('drain', done)
+      process.stdout.off('close', done)
+      resolve()
+    }
+    process.stdout.once('drain', done)
+    process.stdout.once('close', done)
+  })
+}
+
 export default class Logs extends BaseCommand<typeof Logs> {
   static override summary = "Print a container's log from its CRI log file."
   static override examples = [
@@ -30,7 +46,7 @@ export default class Logs extends BaseCommand<typeof Logs> {
       await containerLog(
         await this.kubeNode(),
         {pod: args.pod, ...(f.container ? {container: f.container} : {}), previous: f.previous, follow: f.follow, timestamps: f.timestamps, ...(f.tail >= 0 ? {tail: f.tail} : {}), signal: abort.signal},
-        (line) => process.stdout.write(line + '\n'),
+        (piece) => writeToStdout(piece.last ? Buffer.concat([piece.data, NEWLINE]) : piece.data),
       )
     } finally {
       offSignals()

@@ -1,11 +1,13 @@
 // Reads a container's CRI log file, the way `kubectl logs` shows it: the last N lines, with or
 // without timestamps, and with --follow keeps reading as the file grows, starting over when the
 // file is rotated (replaced by a new one at the same path). Memory stays bounded whatever the
-// file's size: --tail reads backwards from the end in chunks, everything else streams forward
-// in chunks.
+// file holds: --tail reads backwards from the end in chunks, everything else streams forward in
+// chunks, and lines are written through in pieces (log-pieces.ts), never joined whole. The
+// writer may return a promise (a client that reads slowly): reading waits for it. An aborted
+// signal stops reading at the next chunk and closes the file.
 import {open, stat, type FileHandle} from 'node:fs/promises'
 import type {Clock} from '../util/clock.js'
-import {LogParser, formatRecord} from './log-format.js'
+import {CriPieces, isPartialRecord, LineSplitter, type LogPiece} from './log-pieces.js'
 
 export interface LogOptions {
   tail?: number
@@ -14,21 +16,31 @@ export interface LogOptions {
   signal?: AbortSignal
   /** How often a followed file is checked for new data. */
   pollMs?: number
+  /** Bytes read at once and held of an unfinished line (default LOG_CHUNK_BYTES); tests make it small. */
+  chunkBytes?: number
 }
+
+export type LogWriter = (piece: LogPiece) => void | Promise<void>
 
 /** Bytes read at once, forwards or backwards. */
 export const LOG_CHUNK_BYTES = 64 * 1024
+/** The bytes of a line's start that tell whether it is a partial record. */
+const HEAD_BYTES = 128
 
 const NEWLINE = 0x0a
 
-export async function streamContainerLog(path: string, opts: LogOptions, write: (line: string) => void, clock: Clock): Promise<void> {
+export async function streamContainerLog(path: string, opts: LogOptions, write: LogWriter, clock: Clock): Promise<void> {
+  const {signal} = opts
   let position = 0
   let inode = 0
-  const parser = new LogParser()
-  const emit = (line: string): void => {
-    if (line === '') return
-    const r = parser.push(line)
-    if (r) write(formatRecord(r, opts.timestamps))
+  const chunkBytes = opts.chunkBytes ?? LOG_CHUNK_BYTES
+  const splitter = new LineSplitter(chunkBytes)
+  const pieces = new CriPieces(opts.timestamps)
+  const emit = async (chunk: Buffer): Promise<void> => {
+    for (const seg of splitter.push(chunk)) {
+      const p = pieces.piece(seg)
+      if (p) await write(p)
+    }
   }
   try {
     const st = await stat(path)
@@ -36,9 +48,9 @@ export async function streamContainerLog(path: string, opts: LogOptions, write: 
     const fh = await open(path, 'r')
     try {
       // Only whole lines: a trailing partial line is read again when following.
-      const end = await lastNewlineEnd(fh, st.size)
-      const start = opts.tail !== undefined && opts.tail >= 0 ? await tailStart(fh, end, opts.tail) : 0
-      await readLines(fh, start, end, emit)
+      const end = await lastNewlineEnd(fh, st.size, chunkBytes, signal)
+      const start = opts.tail !== undefined && opts.tail >= 0 ? await tailStart(fh, end, opts.tail, chunkBytes, signal) : 0
+      await readRange(fh, start, end, chunkBytes, emit, signal)
       position = end
     } finally {
       await fh.close()
@@ -47,9 +59,8 @@ export async function streamContainerLog(path: string, opts: LogOptions, write: 
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !opts.follow) throw err
   }
   if (!opts.follow) return
-  let carry = ''
-  while (!opts.signal?.aborted) {
-    await clock.sleep(opts.pollMs ?? 250, opts.signal)
+  while (!signal?.aborted) {
+    await clock.sleep(opts.pollMs ?? 250, signal)
     let st
     try {
       st = await stat(path)
@@ -60,36 +71,37 @@ export async function streamContainerLog(path: string, opts: LogOptions, write: 
       // Rotated: the new file at the path is read from its start.
       inode = st.ino
       position = 0
-      carry = ''
+      splitter.reset()
     }
     if (st.size <= position) continue
     const fh = await open(path, 'r')
     try {
-      const buf = Buffer.alloc(LOG_CHUNK_BYTES)
-      while (position < st.size && !opts.signal?.aborted) {
-        const {bytesRead} = await fh.read(buf, 0, Math.min(buf.length, st.size - position), position)
-        if (bytesRead === 0) break
-        position += bytesRead
-        const lines = (carry + buf.subarray(0, bytesRead).toString('utf8')).split('\n')
-        carry = lines.pop() ?? ''
-        // A line that never ends is cut rather than held without bound.
-        if (carry.length > LOG_CHUNK_BYTES * 16) {
-          emit(carry)
-          carry = ''
-        }
-        for (const line of lines) emit(line)
-      }
+      position = await readRange(fh, position, st.size, chunkBytes, emit, signal)
     } finally {
       await fh.close()
     }
   }
 }
 
+/** Reads [start, end) in chunks into `emit`, until done or aborted; returns the position reached. */
+async function readRange(fh: FileHandle, start: number, end: number, chunkBytes: number, emit: (chunk: Buffer) => Promise<void>, signal: AbortSignal | undefined): Promise<number> {
+  let pos = start
+  while (pos < end && !signal?.aborted) {
+    // A new buffer each time: pieces handed on may still point into the last one.
+    const buf = Buffer.allocUnsafe(Math.min(chunkBytes, end - pos))
+    const {bytesRead} = await fh.read(buf, 0, buf.length, pos)
+    if (bytesRead === 0) break
+    pos += bytesRead
+    await emit(buf.subarray(0, bytesRead))
+  }
+  return pos
+}
+
 /** The offset just after the last newline at or before `size` (0 when there is none). */
-async function lastNewlineEnd(fh: FileHandle, size: number): Promise<number> {
-  const buf = Buffer.alloc(LOG_CHUNK_BYTES)
+async function lastNewlineEnd(fh: FileHandle, size: number, chunkBytes: number, signal: AbortSignal | undefined): Promise<number> {
+  const buf = Buffer.alloc(chunkBytes)
   let end = size
-  while (end > 0) {
+  while (end > 0 && !signal?.aborted) {
     const start = Math.max(0, end - buf.length)
     const {bytesRead} = await fh.read(buf, 0, end - start, start)
     const i = buf.subarray(0, bytesRead).lastIndexOf(NEWLINE)
@@ -100,57 +112,42 @@ async function lastNewlineEnd(fh: FileHandle, size: number): Promise<number> {
 }
 
 /**
- * Where the last `tail` records begin, reading backwards: a record is a run of partial (P)
- * lines ended by a full (F) line, so the start is just after the (tail+1)-th full line from the
- * end. Lines that are not CRI records count as full lines.
+ * Where the last `tail` lines begin, reading backwards in chunks of `chunkBytes`: a line is a
+ * run of partial (P) records ended by a full (F) one, so the start is just after the (tail+1)-th
+ * full record from the end. Lines that are not CRI records count as full. Holds one chunk and the
+ * first HEAD_BYTES of the line being scanned, whatever the lines' lengths.
  */
-async function tailStart(fh: FileHandle, end: number, tail: number): Promise<number> {
+async function tailStart(fh: FileHandle, end: number, tail: number, chunkBytes: number, signal: AbortSignal | undefined): Promise<number> {
   if (tail === 0) return end
-  const buf = Buffer.alloc(LOG_CHUNK_BYTES)
+  const buf = Buffer.alloc(chunkBytes)
   let fullLines = 0
   let pos = end
-  // The bytes of the line being scanned that lie after the current chunk (a line may span chunks).
-  let lineTail = Buffer.alloc(0)
+  // The line being scanned ends at lineEnd (its newline); `head` holds its first bytes found so far.
   let lineEnd = end
+  let head: Buffer = Buffer.alloc(0)
+  const counts = (lineStart: number): boolean => lineStart < lineEnd && !isPartialRecord(head) && ++fullLines > tail
   while (pos > 0) {
+    if (signal?.aborted) return end
     const start = Math.max(0, pos - buf.length)
     const {bytesRead} = await fh.read(buf, 0, pos - start, start)
-    let chunk = buf.subarray(0, bytesRead)
-    for (let i = chunk.length - 1; i >= -1; i--) {
-      if (i >= 0 && chunk[i] !== NEWLINE) continue
-      if (i === -1 && start > 0) break
-      const lineStart = start + i + 1
-      if (lineStart < lineEnd) {
-        const line = Buffer.concat([chunk.subarray(i + 1), lineTail]).subarray(0, 64).toString('latin1')
-        if (!/^\S+ (stdout|stderr) P( |$)/.test(line)) {
-          fullLines++
-          if (fullLines > tail) return lineEnd + 1
-        }
-      }
-      lineEnd = lineStart - 1
-      lineTail = Buffer.alloc(0)
-      chunk = chunk.subarray(0, i + 1)
-      if (i === -1) break
+    const chunk = buf.subarray(0, bytesRead)
+    let below = chunk.length
+    for (let nl = chunk.lastIndexOf(NEWLINE, below - 1); below > 0 && nl >= 0; nl = below > 0 ? chunk.lastIndexOf(NEWLINE, below - 1) : -1) {
+      head = headOf(chunk.subarray(nl + 1, below), head)
+      if (counts(start + nl + 1)) return lineEnd + 1
+      lineEnd = start + nl
+      head = Buffer.alloc(0)
+      below = nl
     }
-    // Keep only the head of the unfinished line: its tag is in its first bytes.
-    lineTail = Buffer.concat([chunk, lineTail]).subarray(0, 64)
+    head = headOf(chunk.subarray(0, below), head)
     pos = start
   }
-  return 0
+  // The file's first line.
+  return counts(0) ? lineEnd + 1 : 0
 }
 
-/** Reads [start, end) in chunks and hands each line (without its newline) to `emit`. */
-async function readLines(fh: FileHandle, start: number, end: number, emit: (line: string) => void): Promise<void> {
-  const buf = Buffer.alloc(LOG_CHUNK_BYTES)
-  let carry = ''
-  let pos = start
-  while (pos < end) {
-    const {bytesRead} = await fh.read(buf, 0, Math.min(buf.length, end - pos), pos)
-    if (bytesRead === 0) break
-    pos += bytesRead
-    const lines = (carry + buf.subarray(0, bytesRead).toString('utf8')).split('\n')
-    carry = lines.pop() ?? ''
-    for (const line of lines) emit(line)
-  }
-  if (carry !== '') emit(carry)
+/** The first HEAD_BYTES of `before` followed by `after`. */
+function headOf(before: Buffer, after: Buffer): Buffer {
+  if (before.length >= HEAD_BYTES || after.length === 0) return Buffer.from(before.subarray(0, HEAD_BYTES))
+  return Buffer.concat([before, after]).subarray(0, HEAD_BYTES)
 }

@@ -7,6 +7,7 @@ import type {PodEvent} from '../api/events.js'
 import type {PodRunResult} from '../loop/run-once.js'
 import type {RuntimeContainer} from '../kuberuntime/model.js'
 import {streamContainerLog} from '../kuberuntime/logs.js'
+import {LineCollector} from '../kuberuntime/log-pieces.js'
 import {allByName} from '../pod/restart-policy.js'
 import {readPodEvents} from '../store/event-store.js'
 import {isPlainlyInside} from '../util/contained-path.js'
@@ -14,6 +15,8 @@ import type {KubeNode} from './create-node.js'
 
 export const LOG_TAIL_LINES = 20
 export const PREVIOUS_LOG_TAIL_LINES = 10
+/** A report shows at most this much of one log line. */
+export const LOG_LINE_MAX_BYTES = 16 * 1024
 
 export interface ContainerFailure {
   name: string
@@ -52,9 +55,9 @@ function stateText(cs: ContainerStatus): string {
 /** The last `lines` of a container instance's log, read only below --pod-logs-dir. */
 async function logTail(node: KubeNode, rc: RuntimeContainer | undefined, lines: number): Promise<string[]> {
   if (!rc?.logPath || !isPlainlyInside(node.config.podLogsDir, rc.logPath)) return []
-  const out: string[] = []
-  await streamContainerLog(rc.logPath, {tail: lines, timestamps: false, follow: false}, (line) => out.push(line), node.clock).catch(() => undefined)
-  return out
+  const out = new LineCollector(LOG_LINE_MAX_BYTES)
+  await streamContainerLog(rc.logPath, {tail: lines, timestamps: false, follow: false}, out.write, node.clock).catch(() => undefined)
+  return out.lines
 }
 
 function newest(events: readonly PodEvent[], match: (e: PodEvent) => boolean): PodEvent | undefined {

@@ -1,7 +1,7 @@
 // `logs`: find the pod and container kube-node runs, then stream its CRI log file.
 import type {KubeNode} from './create-node.js'
 import {listManagedPods, matchesName} from './pods.js'
-import {streamContainerLog, type LogOptions} from '../kuberuntime/logs.js'
+import {streamContainerLog, type LogOptions, type LogWriter} from '../kuberuntime/logs.js'
 import {InvalidInputError, NotFoundError} from '../util/errors.js'
 import {isPlainlyInside} from '../util/contained-path.js'
 
@@ -13,7 +13,7 @@ export interface LogsRequest extends LogOptions {
   previous: boolean
 }
 
-export async function containerLog(node: KubeNode, req: LogsRequest, write: (line: string) => void): Promise<void> {
+export async function containerLog(node: KubeNode, req: LogsRequest, write: LogWriter): Promise<void> {
   const pod = (await listManagedPods(node, {name: req.pod})).find((p) => matchesName(p, req.pod) && (req.namespace === undefined || p.observed.namespace === req.namespace))
   if (!pod) throw new NotFoundError(`pod "${req.pod}" not found`)
   const names = [...new Set(pod.observed.containers.map((c) => c.name))]

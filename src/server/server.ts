@@ -7,6 +7,7 @@ import {errorMessage, ListenError} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
 import {isApiPath} from './kube-api/route.js'
 import {isLoopback, loopbackHost} from './loopback.js'
+import {limitSockets} from './socket-limit.js'
 
 export {isLoopback} from './loopback.js'
 
@@ -65,6 +66,7 @@ const SERVER_LIMITS = {
 const KEEP_ALIVE_TIMEOUT_MS = 5_000
 const MAX_HEADERS_COUNT = 100
 const MAX_REQUESTS_PER_SOCKET = 1000
+/** Open sockets per listener; at the bound a new one replaces the longest idle (socket-limit.ts). */
 const MAX_CONNECTIONS = 128
 const MAX_URL_LENGTH = 8 * 1024
 
@@ -113,7 +115,7 @@ async function listen(
       res.destroy()
     })
   })
-  server.maxConnections = MAX_CONNECTIONS
+  limitSockets(server, MAX_CONNECTIONS)
   server.headersTimeout = SERVER_LIMITS.headersTimeout
   server.requestTimeout = SERVER_LIMITS.requestTimeout
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS

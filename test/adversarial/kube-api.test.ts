@@ -11,6 +11,7 @@ import type {KubeApiData, NodeLogRequest} from '../../src/server/kube-api/types.
 import {KUBE_API_LIMITS} from '../../src/server/kube-api/limits.js'
 import type {Pod} from '../../src/api/types.js'
 import {silentLogger} from '../../src/util/logger.js'
+import {wholeLine} from '../support/log-lines.js'
 import {NotFoundError} from '../../src/util/errors.js'
 import {rawRequest} from './support/raw-http.js'
 
@@ -39,7 +40,7 @@ function data(): KubeApiData {
     log: async (req, write, signal) => {
       logCalls.push(req)
       if (!pods.some((p) => p.metadata?.name === req.name)) throw new NotFoundError(`pod "${req.name}" not found`)
-      write('line 1')
+      await write(wholeLine('line 1'))
       if (req.follow) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), {once: true}))
     },
     kubeNodeVersion: '0.1.0',

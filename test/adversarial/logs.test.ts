@@ -9,14 +9,15 @@ import fc from 'fast-check'
 import {LOG_CHUNK_BYTES, streamContainerLog} from '../../src/kuberuntime/logs.js'
 import {formatRecord, parseLog} from '../../src/kuberuntime/log-format.js'
 import {realClock} from '../../src/util/clock.js'
+import {lineSink} from '../support/log-lines.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'kn-logs-'))
 afterAll(() => rmSync(dir, {recursive: true, force: true}))
 
 async function read(path: string, tail?: number): Promise<string[]> {
-  const out: string[] = []
-  await streamContainerLog(path, {timestamps: false, follow: false, ...(tail !== undefined ? {tail} : {})}, (l) => void out.push(l), realClock)
-  return out
+  const out = lineSink()
+  await streamContainerLog(path, {timestamps: false, follow: false, ...(tail !== undefined ? {tail} : {})}, out.write, realClock)
+  return out.lines
 }
 
 describe('logs of any size', () => {

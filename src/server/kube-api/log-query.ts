@@ -1,6 +1,6 @@
-// `GET …/pods/{name}/log` parameters (PodLogOptions) and what they do to each line. The node
-// reads lines with or without their CRI timestamp; `sinceSeconds`/`sinceTime` need the timestamp,
-// so it is always asked for and cut off here when the client did not want it. Pure.
+// `GET …/pods/{name}/log` parameters (PodLogOptions) and which lines they keep: the node's log
+// reader hands each line's timestamp beside its text, so `sinceSeconds`/`sinceTime` are decided
+// on it whether or not the client wants timestamps printed. Pure.
 import {boolParam, intParam, type Query} from './query.js'
 import {badRequest} from './status.js'
 import {isDnsLabel} from './route.js'
@@ -41,16 +41,9 @@ export function parseLogQuery(q: Query, now: number): LogQuery {
   }
 }
 
-/** Whether the node must prefix lines with their timestamp for this query. */
-export function needsTimestamps(q: LogQuery): boolean {
-  return q.timestamps || q.sinceMs !== undefined
-}
-
-/** A line as the client wants it, or undefined to skip it; `line` carries its timestamp when needsTimestamps. */
-export function shapeLine(q: LogQuery, line: string): string | undefined {
-  if (q.sinceMs === undefined) return line
-  const space = line.indexOf(' ')
-  const at = space === -1 ? NaN : Date.parse(line.slice(0, space))
-  if (!Number.isNaN(at) && at < q.sinceMs) return undefined
-  return q.timestamps || space === -1 || Number.isNaN(at) ? line : line.slice(space + 1)
+/** Whether a line whose first record has this timestamp ('' for none) is wanted (sinceTime, sinceSeconds). */
+export function keepLine(q: LogQuery, timestamp: string): boolean {
+  if (q.sinceMs === undefined) return true
+  const at = Date.parse(timestamp)
+  return Number.isNaN(at) || at >= q.sinceMs
 }

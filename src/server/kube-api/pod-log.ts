@@ -1,13 +1,18 @@
 // `GET …/pods/{name}/log`: a container's log as plain text, through the node's log reader, shaped
-// by the query (since, timestamps, limitBytes). A follow is a bounded stream like a watch. Errors
-// before the first line are a Status; after it, the response just ends.
+// by the query (since, timestamps, limitBytes). Every log read, followed or not, is a stream
+// counted with the watches; it is written at the client's pace (backpressure.ts), so a client
+// that reads slowly holds the reader, not the daemon's memory. Errors before the first byte are a
+// Status; after it, the response just ends.
 import {InvalidInputError, NotFoundError} from '../../util/errors.js'
+import {writeAtClientPace} from './backpressure.js'
 import {KUBE_API_LIMITS} from './limits.js'
-import {needsTimestamps, parseLogQuery, shapeLine} from './log-query.js'
+import {keepLine, parseLogQuery} from './log-query.js'
 import {tooManyStreams} from './pod-watch.js'
 import type {ApiContext, ApiRequest} from './request.js'
 import {ApiError, badRequest, failure, notFound} from './status.js'
-import {MAX_PENDING_BYTES} from './streams.js'
+import type {LogLinePiece} from './types.js'
+
+const NEWLINE = Buffer.from('\n')
 
 export async function streamPodLog(ctx: ApiContext, namespace: string, name: string, r: ApiRequest): Promise<void> {
   const {hub, streams, data, now} = ctx
@@ -15,32 +20,31 @@ export async function streamPodLog(ctx: ApiContext, namespace: string, name: str
   const q = parseLogQuery(r.query, now())
   await hub.refresh()
   if (!hub.pods().some((p) => p.metadata?.namespace === namespace && p.metadata?.name === name)) throw notFound('pods', name)
-  const ac = new AbortController()
-  let signal: AbortSignal = ac.signal
-  if (q.follow) {
-    const s = streams.acquire(res, KUBE_API_LIMITS.maxFollowSeconds * 1000)
-    if (!s) throw tooManyStreams()
-    signal = AbortSignal.any([s, ac.signal])
-  } else {
-    res.once('close', () => ac.abort())
-  }
+  const slot = streams.acquire(res, {maxMs: KUBE_API_LIMITS.maxLogSeconds * 1000})
+  if (!slot) throw tooManyStreams()
+  // limitBytes reached: the reader stops as when the client goes away.
+  const enough = new AbortController()
+  const signal = AbortSignal.any([slot.signal, enough.signal])
   let sent = 0
-  const write = (raw: string): void => {
+  let skipping = false
+  const write = async (p: LogLinePiece): Promise<void> => {
     if (signal.aborted) return
-    const line = shapeLine(q, raw)
-    if (line === undefined) return
+    if (p.first) skipping = !keepLine(q, p.timestamp)
+    if (skipping) return
     if (!res.headersSent) res.writeHead(200, {'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private'})
-    let chunk = line + '\n'
-    if (q.limitBytes !== undefined && sent + Buffer.byteLength(chunk) > q.limitBytes) {
-      chunk = Buffer.from(chunk).subarray(0, q.limitBytes - sent).toString('utf8')
-      ac.abort()
+    let chunk = p.last ? Buffer.concat([p.data, NEWLINE]) : p.data
+    if (q.limitBytes !== undefined && sent + chunk.length >= q.limitBytes) {
+      chunk = chunk.subarray(0, q.limitBytes - sent)
+      enough.abort()
     }
-    sent += Buffer.byteLength(chunk)
-    if (req.method !== 'HEAD') res.write(chunk)
-    if (res.writableLength > MAX_PENDING_BYTES * 8) res.destroy()
+    sent += chunk.length
+    slot.touch()
+    // HEAD: the headers say all there is; nothing more is read.
+    if (req.method === 'HEAD') enough.abort()
+    else await writeAtClientPace(res, chunk, slot.signal, KUBE_API_LIMITS.stalledClientSeconds * 1000)
   }
   try {
-    await data.log({namespace, name, container: q.container, previous: q.previous, follow: q.follow, tail: q.tailLines, timestamps: needsTimestamps(q)}, write, signal)
+    await data.log({namespace, name, container: q.container, previous: q.previous, follow: q.follow, tail: q.tailLines, timestamps: q.timestamps}, write, signal)
   } catch (err) {
     if (signal.aborted && res.headersSent) {
       // The client went away or the limit was reached: nothing more to say.

@@ -12,7 +12,7 @@ import {ApiError, badRequest, failure} from './status.js'
 import {MAX_PENDING_BYTES} from './streams.js'
 import {watchEventFor} from './watch-events.js'
 
-export const tooManyStreams = (): ApiError => new ApiError(failure('TooManyRequests', `too many watches and log follows open (at most ${KUBE_API_LIMITS.maxStreams}); try again later`))
+export const tooManyStreams = (): ApiError => new ApiError(failure('TooManyRequests', `too many watches and log reads open (at most ${KUBE_API_LIMITS.maxStreams}); try again later`))
 
 export function byNamespaceName(a: Pod, b: Pod): number {
   const ka = `${a.metadata?.namespace ?? ''}/${a.metadata?.name ?? ''}`
@@ -28,14 +28,16 @@ export async function streamPodWatch(ctx: ApiContext, filter: PodFilter, r: ApiR
   if (rvText !== undefined && rvText !== '' && !/^\d{1,16}$/.test(rvText)) throw badRequest('resourceVersion: expected a resourceVersion from a list')
   const timeout = intParam(query, 'timeoutSeconds', 0, Number.MAX_SAFE_INTEGER) || KUBE_API_LIMITS.maxWatchSeconds
   await hub.refresh()
-  const signal = streams.acquire(res, Math.min(timeout, KUBE_API_LIMITS.maxWatchSeconds) * 1000)
-  if (!signal) throw tooManyStreams()
+  const slot = streams.acquire(res, {maxMs: Math.min(timeout, KUBE_API_LIMITS.maxWatchSeconds) * 1000, idleMs: KUBE_API_LIMITS.watchIdleSeconds * 1000})
+  if (!slot) throw tooManyStreams()
+  const {signal} = slot
   res.writeHead(200, {'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private'})
   // A client waits for the headers before it reads: send them now, not with the first event.
   res.flushHeaders()
   const matches = (p: Pod): boolean => podMatches(filter, p)
   const emit = (type: string, object: unknown): void => {
     if (signal.aborted) return
+    slot.touch()
     res.write(JSON.stringify({type, object}) + '\n')
     // A client that does not read is let go rather than buffered for.
     if (res.writableLength > MAX_PENDING_BYTES) res.destroy()

@@ -21,14 +21,16 @@ export function argsAs(node: string, dirs: {rootDir: string; logsDir: string}, a
 
 export interface Watch {
   port: number
+  pid: number
   stderr: () => string
   exited: () => boolean
   stop(): Promise<void>
 }
 
-export async function startWatchAs(node: string, dirs: {rootDir: string; logsDir: string}, dir: string): Promise<Watch> {
+/** `extra`: more flags for watch (e.g. --config). */
+export async function startWatchAs(node: string, dirs: {rootDir: string; logsDir: string}, dir: string, extra: string[] = []): Promise<Watch> {
   const port = await freePort()
-  const child = spawn(process.execPath, argsAs(node, dirs, ['watch', dir, '--port', String(port), '--healthz-port', '0', '--file-check-frequency', '1s']), {
+  const child = spawn(process.execPath, argsAs(node, dirs, ['watch', dir, '--port', String(port), '--healthz-port', '0', '--file-check-frequency', '1s', ...extra]), {
     env: {...process.env, NO_COLOR: '1'},
     stdio: ['ignore', 'ignore', 'pipe'],
   })
@@ -38,6 +40,7 @@ export async function startWatchAs(node: string, dirs: {rootDir: string; logsDir
   const exited = new Promise<void>((r) => child.on('exit', () => ((done = true), r())))
   return {
     port,
+    pid: child.pid ?? 0,
     stderr: () => err,
     exited: () => done,
     async stop() {

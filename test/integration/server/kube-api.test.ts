@@ -8,6 +8,7 @@ import {createKubeApi, type KubeApi} from '../../../src/server/kube-api/handler.
 import type {KubeApiData, NodeLogRequest} from '../../../src/server/kube-api/types.js'
 import type {Event, Pod} from '../../../src/api/types.js'
 import {silentLogger} from '../../../src/util/logger.js'
+import {wholeLine} from '../../support/log-lines.js'
 import {NotFoundError} from '../../../src/util/errors.js'
 import {KUBE_API_LIMITS} from '../../../src/server/kube-api/limits.js'
 
@@ -95,9 +96,9 @@ function data(): KubeApiData {
       if (!pods.some((p) => p.metadata?.name === req.name)) throw new NotFoundError(`pod "${req.name}" not found`)
       const lines = req.previous ? ['previous 1'] : ['line 1', 'line 2', 'line 3']
       const shown = req.tail !== undefined ? lines.slice(-req.tail) : lines
-      for (const l of shown) write(req.timestamps ? `2026-01-01T00:00:00.000000000Z ${l}` : l)
+      for (const l of shown) await write(wholeLine(req.timestamps ? `2026-01-01T00:00:00.000000000Z ${l}` : l, '2026-01-01T00:00:00.000000000Z'))
       if (req.follow) {
-        write('following')
+        await write(wholeLine('following'))
         await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), {once: true}))
       }
     },

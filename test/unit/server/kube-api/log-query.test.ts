@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {needsTimestamps, parseLogQuery, shapeLine} from '../../../../src/server/kube-api/log-query.js'
+import {keepLine, parseLogQuery} from '../../../../src/server/kube-api/log-query.js'
 import {parseQuery} from '../../../../src/server/kube-api/query.js'
 
 const NOW = Date.parse('2026-01-01T00:10:00Z')
@@ -20,18 +20,15 @@ describe('parseLogQuery', () => {
   })
 })
 
-describe('shapeLine', () => {
-  const line = (t: string, text: string) => `${t} ${text}`
-  it('drops lines before sinceSeconds and removes the timestamp it needed', () => {
+describe('keepLine', () => {
+  it('drops lines whose first record is older than sinceSeconds', () => {
     const since = q('sinceSeconds=60')
-    expect(needsTimestamps(since)).toBe(true)
-    expect(shapeLine(since, line('2026-01-01T00:08:00.000000000Z', 'old'))).toBeUndefined()
-    expect(shapeLine(since, line('2026-01-01T00:09:30.000000000Z', 'new'))).toBe('new')
-    const withTs = q('sinceSeconds=60&timestamps=true')
-    expect(shapeLine(withTs, line('2026-01-01T00:09:30.000000000Z', 'new'))).toBe('2026-01-01T00:09:30.000000000Z new')
+    expect(keepLine(since, '2026-01-01T00:08:00.000000000Z')).toBe(false)
+    expect(keepLine(since, '2026-01-01T00:09:30.000000000Z')).toBe(true)
   })
 
-  it('passes lines through untouched without a since', () => {
-    expect(shapeLine(q(''), 'plain text')).toBe('plain text')
+  it('keeps every line without a since, and lines without a timestamp', () => {
+    expect(keepLine(q(''), '2020-01-01T00:00:00Z')).toBe(true)
+    expect(keepLine(q('sinceSeconds=60'), '')).toBe(true)
   })
 })

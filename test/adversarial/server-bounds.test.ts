@@ -1,0 +1,232 @@
+// Many local clients against a real `kube-node watch` (bin/run.js): a log of long partial
+// records read by several clients at once, readers that never read, idle watches, and sockets
+// held open. The daemon's memory stays under its bound, new watches get in, /healthz answers
+// within a second; and `logs --tail` finishes promptly on a log whose one line is hundreds of MiB.
+import {spawn, spawnSync} from 'node:child_process'
+import {appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, truncateSync, writeFileSync} from 'node:fs'
+import {connect, type Socket} from 'node:net'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {STREAM_EVICT_IDLE_MS} from '../../src/server/kube-api/streams.js'
+import {KUBE_API_LIMITS} from '../../src/server/kube-api/limits.js'
+import {eventually, knArgs, makeDirs, podYaml, writeManifest} from '../e2e/support.js'
+import {argsAs, startWatchAs, type Watch} from './support/daemon.js'
+import {healthz} from './support/raw-http.js'
+
+const NODE = 'adv-bounds'
+const POD = `quiet-${NODE}`
+const LOG_PATH = `/api/v1/namespaces/default/pods/${POD}/log`
+const T = '2026-11-27T00:00:00.000000000Z'
+const RSS_BOUND_MIB = 400
+const MiB = 1024 * 1024
+
+const dirs = makeDirs()
+let watch: Watch
+let logFile: string
+
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return m ? Number(m[1]) / 1024 : 0
+}
+
+/** The highest RSS of `pid` seen while `work` runs. */
+async function peakRss<T>(pid: number, work: Promise<T>): Promise<{value: T; peakMiB: number}> {
+  let peakMiB = rssMiB(pid)
+  const timer = setInterval(() => {
+    try {
+      peakMiB = Math.max(peakMiB, rssMiB(pid))
+    } catch {
+      // The process ended.
+    }
+  }, 50)
+  try {
+    return {value: await work, peakMiB}
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+/** A raw socket that sent `request`; it reads (and drops) what comes unless `read` is false. */
+interface HeldSocket {
+  socket: Socket
+  /** The first bytes that came back ('' when the socket closed first). */
+  first: Promise<string>
+  closed: () => boolean
+}
+
+function openSocket(port: number, request: string, read = true): Promise<HeldSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1')
+    let closed = false
+    let firstResolve: (s: string) => void = () => undefined
+    const first = new Promise<string>((r) => (firstResolve = r))
+    socket.on('error', () => undefined)
+    socket.on('close', () => {
+      closed = true
+      firstResolve('')
+    })
+    socket.once('connect', () => {
+      socket.write(request)
+      if (read) socket.on('data', (d: Buffer) => firstResolve(d.toString('latin1')))
+      else socket.pause()
+      resolve({socket, first, closed: () => closed})
+    })
+    socket.once('error', reject)
+  })
+}
+
+/** How many of `pid`'s open files are `path`. */
+function openCount(pid: number, path: string): number {
+  return readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`) === path
+    } catch {
+      return false
+    }
+  }).length
+}
+
+const get = (path: string, keepAlive = false): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${keepAlive ? '' : 'Connection: close\r\n'}\r\n`
+
+/** Reads a response body to its end, keeping only its size and last bytes. */
+async function drain(res: Response): Promise<{bytes: number; tail: string}> {
+  let bytes = 0
+  let tail = Buffer.alloc(0)
+  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length
+    tail = Buffer.concat([tail, Buffer.from(chunk)]).subarray(-16)
+  }
+  return {bytes, tail: tail.toString()}
+}
+
+beforeAll(async () => {
+  const manifests = join(dirs.work, 'manifests')
+  mkdirSync(manifests, {recursive: true})
+  writeManifest(manifests, 'quiet.yaml', podYaml('quiet', {command: 'sleep 3600'}))
+  // The logs written here are larger than the default rotation size.
+  const config = join(dirs.work, 'config.yaml')
+  writeFileSync(config, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncontainerLogMaxSize: 4Gi\n')
+  watch = await startWatchAs(NODE, dirs, manifests, ['--config', config])
+  await eventually(() => healthz(watch.port).then((h) => (h.status === 200 ? true : undefined)), 30_000, 'watch to answer')
+  logFile = await eventually(() => {
+    const found = readdirSync(dirs.logsDir, {recursive: true, encoding: 'utf8'}).find((f) => f.endsWith('.log'))
+    return found ? join(dirs.logsDir, found) : undefined
+  }, 60_000, 'the container log file')
+  await eventually(async () => ((await fetch(`http://127.0.0.1:${watch.port}${LOG_PATH}`)).status === 200 ? true : undefined), 30_000, 'the pod in the API')
+})
+
+afterAll(async () => {
+  await watch?.stop()
+  spawnSync(process.execPath, argsAs(NODE, dirs, ['down', '--all']))
+  dirs.cleanup()
+})
+
+describe('server bounds under many local clients', () => {
+  it('a log of long partial records, read by 8 clients at once, is served whole while RSS stays bounded', async () => {
+    const record = `${T} stdout P ${'x'.repeat(16 * 1024)}\n`
+    const records = Math.ceil((32 * MiB) / record.length)
+    writeFileSync(logFile, record.repeat(records) + `${T} stdout F end\n`)
+    const base = `http://127.0.0.1:${watch.port}${LOG_PATH}`
+    const reads = Promise.all(Array.from({length: 8}, (_, i) => fetch(i % 2 === 0 ? base : `${base}?tailLines=1`).then(drain)))
+    const {value, peakMiB} = await peakRss(watch.pid, reads)
+    console.log(`8 reads of a ${records}-record partial line (${((records * 16 * 1024) / MiB).toFixed(0)} MiB): watch peak RSS ${peakMiB.toFixed(0)} MiB`)
+    for (const r of value) {
+      expect(r.bytes).toBe(records * 16 * 1024 + 'end\n'.length)
+      expect(r.tail.endsWith('xxxend\n')).toBe(true)
+    }
+    expect(peakMiB).toBeLessThan(RSS_BOUND_MIB)
+    expect(watch.exited(), watch.stderr()).toBe(false)
+  })
+
+  it('120 clients that never read a 10 MiB log cost bounded memory; /healthz answers within a second', async () => {
+    const line = `${T} stdout F ${'y'.repeat(100)}\n`
+    writeFileSync(logFile, line.repeat(Math.ceil((10 * MiB) / line.length)))
+    const work = (async () => {
+      const sockets: HeldSocket[] = []
+      for (let i = 0; i < 120; i++) sockets.push(await openSocket(watch.port, get(LOG_PATH), false))
+      const times: number[] = []
+      for (let i = 0; i < 10; i++) {
+        times.push((await healthz(watch.port)).ms)
+        await new Promise((r) => setTimeout(r, 300))
+      }
+      const h = await healthz(watch.port)
+      console.log(`/healthz under them: ${times.map((t) => t.toFixed(0)).join(', ')}, ${h.ms.toFixed(0)} ms`)
+      const openWhileHeld = openCount(watch.pid, logFile)
+      for (const s of sockets) s.socket.destroy()
+      return {h, openWhileHeld}
+    })()
+    const {value, peakMiB} = await peakRss(watch.pid, work)
+    const {h, openWhileHeld} = value
+    console.log(`120 non-reading log clients: watch peak RSS ${peakMiB.toFixed(0)} MiB, /healthz ${h.ms.toFixed(0)} ms, log file open ${openWhileHeld} times`)
+    expect(h.status).toBe(200)
+    expect(h.ms).toBeLessThan(1000)
+    expect(peakMiB).toBeLessThan(RSS_BOUND_MIB)
+    // At most one reader per stream slot, and each stops and closes the file once its client is gone.
+    expect(openWhileHeld).toBeGreaterThan(0)
+    expect(openWhileHeld).toBeLessThanOrEqual(KUBE_API_LIMITS.maxStreams)
+    await eventually(() => (openCount(watch.pid, logFile) === 0 ? true : undefined), 5000, 'the log file to be closed')
+  })
+
+  it(`${KUBE_API_LIMITS.maxStreams} idle watches do not lock a new watch out for long, and /healthz answers meanwhile`, async () => {
+    const watches: HeldSocket[] = []
+    for (let i = 0; i < KUBE_API_LIMITS.maxStreams; i++) watches.push(await openSocket(watch.port, get('/api/v1/pods?watch=true')))
+    const heads = await Promise.all(watches.map((w) => w.first))
+    expect(heads.filter((h) => h.startsWith('HTTP/1.1 200')).length).toBeGreaterThan(0)
+    try {
+      expect((await healthz(watch.port)).ms).toBeLessThan(1000)
+      // Once they have been quiet a while, a new watch ends the quietest (its client watches again).
+      await new Promise((r) => setTimeout(r, STREAM_EVICT_IDLE_MS + 500))
+      const ac = new AbortController()
+      const res = await fetch(`http://127.0.0.1:${watch.port}/api/v1/pods?watch=true`, {signal: ac.signal})
+      expect(res.status).toBe(200)
+      ac.abort()
+      await eventually(() => (watches.some((w) => w.closed()) ? true : undefined), 5000, 'an idle watch to be ended')
+    } finally {
+      for (const w of watches) w.socket.destroy()
+    }
+  })
+
+  it('300 idle keep-alive sockets and 100 that never finish their headers: /healthz answers within a second', async () => {
+    const held: HeldSocket[] = []
+    try {
+      for (let i = 0; i < 300; i++) held.push(await openSocket(watch.port, get('/healthz', true)))
+      for (let i = 0; i < 100; i++) held.push(await openSocket(watch.port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n'))
+      const h = await healthz(watch.port)
+      console.log(`/healthz behind 400 held sockets: ${h.ms.toFixed(0)} ms`)
+      expect(h.status).toBe(200)
+      expect(h.ms).toBeLessThan(1000)
+      // The bound on open sockets held: the longest idle were closed to let the others in.
+      expect(held.filter((s) => s.closed()).length).toBeGreaterThan(200)
+    } finally {
+      for (const s of held) s.socket.destroy()
+    }
+  })
+
+  it('logs --tail 5 on a log whose one line is 256 MiB finishes promptly, in bounded memory', async () => {
+    const LINE_MIB = 256
+    const head = `${T} stdout F `
+    writeFileSync(logFile, `${T} stdout F before\n${head}`)
+    // Sparse: the line is NUL bytes the file system does not store.
+    truncateSync(logFile, `${T} stdout F before\n${head}`.length + LINE_MIB * MiB)
+    appendFileSync(logFile, `\n${T} stdout F a\n${T} stdout F b\n${T} stdout F c\n`)
+    const started = performance.now()
+    const child = spawn(process.execPath, knArgs(dirs, ['logs', 'quiet', '--tail', '5'], undefined, NODE), {stdio: ['ignore', 'pipe', 'pipe']})
+    let bytes = 0
+    let tail = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => {
+      bytes += d.length
+      tail = (tail + d.toString('latin1')).slice(-20)
+    })
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    const exited = new Promise<number>((r) => child.on('close', (code) => r(code ?? -1)))
+    const {value: code, peakMiB} = await peakRss(child.pid!, exited)
+    const ms = performance.now() - started
+    console.log(`logs --tail 5 with a ${LINE_MIB} MiB line: ${ms.toFixed(0)} ms, peak RSS ${peakMiB.toFixed(0)} MiB`)
+    expect(code, stderr).toBe(0)
+    expect(bytes).toBe('before\n'.length + LINE_MIB * MiB + 1 + 'a\nb\nc\n'.length)
+    expect(tail.endsWith('\0\na\nb\nc\n')).toBe(true)
+    expect(ms).toBeLessThan(30_000)
+    expect(peakMiB).toBeLessThan(200)
+  })
+})

@@ -2,10 +2,11 @@
 // with a PATH that holds nothing but itself. It must behave exactly like bin/run.js: the same
 // output, errors and exit codes for every command's help, bad input, completion and a real pod.
 // Needs the build and the e2e runtime.
-import {mkdirSync, readFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {ROOT, makeDirs} from '../support.js'
+import {BUSYBOX, ROOT, makeDirs} from '../support.js'
+import {memoryVolumeMounts, memoryVolumesYaml, mountsUnder} from '../mounts.js'
 import {MANIFESTS, downAll, globals, helloRunning, must, run, watchManifests, type Place} from './support.js'
 
 const dirs = makeDirs()
@@ -88,6 +89,24 @@ describe('the single executable', () => {
     const down = await sea(['down', '-f', hello, ...globals(place)])
     expect(down.code, down.stderr).toBe(0)
     expect((await node(['get', 'pods', '-o', 'name', ...globals(place)])).stdout).toBe('')
+  })
+
+  it('puts secret, projected and Memory emptyDir volumes on tmpfs mounts, and down removes them', async () => {
+    const file = join(dirs.work, 'vols.yaml')
+    writeFileSync(file, memoryVolumesYaml('vols', BUSYBOX))
+    const r = await sea(['run', '-f', file, '--wait', 'running', ...globals(place)])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).not.toMatch(/Cannot mount|directory on disk|dynamic import/i)
+    expect(memoryVolumeMounts(place.rootDir)).toEqual([
+      {volume: 'kubernetes.io~empty-dir/mem', fsType: 'tmpfs', size: '8192k'},
+      {volume: 'kubernetes.io~projected/proj', fsType: 'tmpfs', size: undefined},
+      {volume: 'kubernetes.io~secret/sec', fsType: 'tmpfs', size: undefined},
+    ])
+    const down = await sea(['down', '-f', file, ...globals(place)])
+    expect(down.code, down.stderr).toBe(0)
+    expect(mountsUnder(place.rootDir)).toEqual([])
+    const pods = join(place.rootDir, 'pods')
+    expect(existsSync(pods) ? readdirSync(pods) : []).toEqual([])
   })
 
   it('watches /etc/kubernetes/manifests', () => watchManifests(['kube-node', 'watch', MANIFESTS], place, {PATH: binDir}))

@@ -10,7 +10,7 @@ import {redactUrl} from '../manifest/redact-url.js'
 import {InvalidInputError} from '../util/errors.js'
 import {createNode} from '../node/create-node.js'
 import {durationFlag, validateFlag} from '../cli/flags.js'
-import {notifySettings} from '../node/systemd-notify.js'
+import {READY_WAIT_LIMIT_MS, notifySettings} from '../node/systemd-notify.js'
 
 export default class Watch extends BaseCommand<typeof Watch> {
   static override summary = 'Keep static pods converged, as a daemon (the kubelet\'s static-pod path).'
@@ -36,6 +36,11 @@ export default class Watch extends BaseCommand<typeof Watch> {
     'healthz-port': Flags.integer({summary: 'Port of a /healthz-only server (0 disables).', default: 10248, min: 0, max: 65535}),
     'allow-remote-api': Flags.boolean({summary: 'Serve the read-only Kubernetes API on a non-loopback --address too (no authentication: anyone who reaches the address reads every pod and log).'}),
     'notify-ready': Flags.string({summary: 'With NOTIFY_SOCKET set (systemd Type=notify): send READY=1 once every pod is at its goal (all: Running and Ready, or finished) or started (started).', options: ['all', 'started'], default: 'all'}),
+    'notify-ready-timeout': durationFlag({
+      summary: `With NOTIFY_SOCKET set: send READY=1 after this long even if not every pod is at its goal (at most ${READY_WAIT_LIMIT_MS / 1000}s, well under the unit's TimeoutStartSec; STATUS= keeps the counts).`,
+      default: `${READY_WAIT_LIMIT_MS / 1000}s`,
+      maxMs: READY_WAIT_LIMIT_MS,
+    }),
     validate: validateFlag(),
   }
 
@@ -80,7 +85,7 @@ export default class Watch extends BaseCommand<typeof Watch> {
         logRotation: {maxSizeBytes: kc.containerLogMaxSizeBytes, maxFiles: kc.containerLogMaxFiles},
         version: this.config.version,
         allowRemoteApi: f['allow-remote-api'],
-        notify: notifySettings(process.env, process.pid, f['notify-ready'] === 'started' ? 'started' : 'all'),
+        notify: notifySettings(process.env, process.pid, f['notify-ready'] === 'started' ? 'started' : 'all', f['notify-ready-timeout']),
       })
     } finally {
       offSignals()

@@ -39,6 +39,8 @@ export interface WatchOptions {
   address: string
   port: number | 'ephemeral'
   healthzPort: number | 'ephemeral'
+  /** Where healthzPort listens (--healthz-bind-address, healthzBindAddress); default `address`. */
+  healthzAddress?: string | undefined
   signal: AbortSignal
   metrics: KubeNodeMetrics
   /** /metrics/probes; the node's ProbeManager must feed the same one (createNode's probeMetrics). */
@@ -150,6 +152,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
       address: opts.address,
       port: opts.port,
       healthzPort: opts.healthzPort,
+      healthzAddress: opts.healthzAddress,
       logger,
       handlers: {
         pods: podsView(node, loop, podConfig),

@@ -1,6 +1,7 @@
 // A volume that must live in memory (secret, projected, downwardAPI, emptyDir medium Memory) and
 // cannot get its tmpfs fails the container before CreateContainer, with the reason a user sees in
-// `get`/`describe` and the failure report, and nothing of it is written to the disk.
+// `get`/`describe` and the failure report, the kubelet's FailedMount event, and nothing of it is
+// written to the disk.
 import {describe, expect, it} from 'vitest'
 import type {StaticPod, Volume} from '../../../src/api/types.js'
 import {startContainer} from '../../../src/apply/start-container.js'
@@ -58,7 +59,7 @@ describe('a memory-backed volume without its tmpfs', () => {
     expect(out.started).toBe(false)
     expect(out.failure).toMatchObject({container: 'app', reason: 'CreateContainerConfigError', permanent: true})
     expect(out.failure?.message).toMatch(/^volume "vol": MountVolume\.SetUp failed: it must be memory-backed and a tmpfs cannot be mounted on \/var\/lib\/kube-node\/pods\/.*: mount: only root/)
-    expect(events).toEqual([`Warning Failed Error: ${out.failure?.message}`])
+    expect(events).toEqual([`Warning FailedMount ${out.failure?.message}`, `Warning Failed Error: ${out.failure?.message}`])
     expect(runtime.callsOf('CreateContainer')).toEqual([])
     const volumes = `${podDataDir(ROOT, UID)}/volumes/`
     expect([...fs.files.keys()].filter((f) => f.startsWith(volumes))).toEqual([])

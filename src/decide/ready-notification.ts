@@ -7,8 +7,9 @@ export type NotifyReadyMode = 'all' | 'started'
 
 /**
  * The longest `watch` waits before READY=1, whatever the pods do (`--notify-ready-timeout` may
- * shorten it). Well under the unit's TimeoutStartSec=10min: a pod that never becomes Ready must not
- * have systemd kill and restart the daemon (Restart=always) and fail its Requires= dependents.
+ * shorten it). Well under the shipped unit's TimeoutStartSec (5min; a unit test holds them apart): a
+ * pod that never becomes Ready must not have systemd kill and restart the daemon (Restart=always)
+ * and fail its Requires= dependents.
  * From then on the pods' state is only in STATUS=.
  */
 export const READY_WAIT_LIMIT_MS = 60_000

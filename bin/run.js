@@ -27,6 +27,12 @@ if ((last === '--help' || last === '-h') && words.every((w) => /^[a-z][a-z-]*$/.
   }
 }
 
+// An import() left in the bundle (oclif's loader of ESM plugins, which kube-node does not use)
+// goes to Node's own ESM loader, as it would from a file require() loaded; without this option it
+// throws "A dynamic import callback was not specified". The bundle's own lazy loads of built-ins
+// are require() calls (scripts/bundle.mjs), so they never depend on it. Node before 20.12 lacks it.
+const importModuleDynamically = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER
+
 /** Loads a CommonJS file as require() would, but with V8's code cache for it when there is one. */
 function load(file) {
   let cachedData
@@ -36,7 +42,7 @@ function load(file) {
     cachedData = undefined
   }
   // A cache from another Node or V8 build is rejected by V8 and costs only its read.
-  const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), {filename: file, cachedData})
+  const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), {filename: file, cachedData, importModuleDynamically})
   const module = new Module(file)
   module.filename = file
   module.paths = Module._nodeModulePaths(dirname(file))

@@ -3,7 +3,7 @@
 // start reads one file and V8 can keep one code cache for it (scripts/code-cache.mjs). The rest of
 // dist/ (tsc's per-module output) stays for tests, benchmarks and the manifest.
 import {readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {createRequire} from 'node:module'
+import {createRequire, isBuiltin} from 'node:module'
 import {dirname, join, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {build} from 'esbuild'
@@ -81,6 +81,24 @@ const lazyModules = {
   },
 }
 
+// `import('node:…')` of a built-in becomes a require() inside the bundle. The shipped loaders
+// (bin/run.js, packaging/sea/entry.cjs) compile the bundle with vm.Script, where an import() that
+// leaves the bundle needs the main context's ESM loader, which Node 20 still calls experimental:
+// kube-node's own lazy loads (child_process for tmpfs mounts) must never depend on it. The build
+// fails if a dynamic import of a built-in is left in the output.
+const dynamicBuiltins = {
+  name: 'kube-node-dynamic-builtins',
+  setup(b) {
+    b.onResolve({filter: /.*/}, (args) => (args.kind === 'dynamic-import' && isBuiltin(args.path) ? {path: args.path, namespace: 'kube-node-dynamic-builtin'} : undefined))
+    b.onLoad({filter: /.*/, namespace: 'kube-node-dynamic-builtin'}, (args) => ({contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: 'js'}))
+    b.onEnd((result) => ({
+      errors: Object.entries(result.metafile?.inputs ?? {}).flatMap(([file, input]) =>
+        input.imports.filter((i) => i.kind === 'dynamic-import' && i.external && isBuiltin(i.path)).map((i) => ({text: `${file}: import('${i.path}') would leave the bundle; see dynamicBuiltins in scripts/bundle.mjs`})),
+      ),
+    }))
+  },
+}
+
 // Outputs of earlier layouts of this step.
 for (const old of ['dist/chunks', 'dist/main.js']) rmSync(join(root, old), {recursive: true, force: true})
 const result = await build({
@@ -98,7 +116,7 @@ const result = await build({
   legalComments: 'none',
   // Only oclif's development mode (TypeScript sources) loads these; a build never needs them.
   external: ['typescript', 'ts-node', 'tsx'],
-  plugins: [bundleModule, stubModules, lazyModules],
+  plugins: [dynamicBuiltins, bundleModule, stubModules, lazyModules],
   // oclif checks at import that Node satisfies its own package.json's engines, reading that file
   // and loading semver at every start; npm checks kube-node's engines when it installs.
   define: {'process.env.OCLIF_DISABLE_ENGINE_WARNING': '"1"'},

@@ -39,7 +39,8 @@ install -d -m 0755 "$pkg/DEBIAN" "$pkg/usr/bin" "$pkg/lib/systemd/system" "$pkg/
   "$pkg/usr/share/lintian/overrides"
 
 install -m 0755 "$exe" "$pkg/usr/bin/kube-node"
-install -m 0644 packaging/deb/config.yaml "$pkg/etc/kube-node/config.yaml"
+# Readable by root only: it is the documented place for staticPodURLHeader credentials.
+install -m 0600 packaging/deb/config.yaml "$pkg/etc/kube-node/config.yaml"
 install -m 0644 packaging/deb/copyright "$pkg/usr/share/doc/kube-node/copyright"
 gzip -9n <packaging/deb/changelog >"$pkg/usr/share/doc/kube-node/changelog.gz"
 node packaging/deb/manpage.mjs | gzip -9n >"$pkg/usr/share/man/man1/kube-node.1.gz"

@@ -14,6 +14,7 @@ import {prepareContainer, type PrepareDeps, type SandboxRef} from './prepare-con
 import type {StepFailure} from './step-failure.js'
 import type {EventSink} from '../api/events.js'
 import {containerObject} from '../pod/event-object.js'
+import {VolumeMountError} from '../kuberuntime/errors.js'
 
 export interface StartDeps extends PrepareDeps {
   runtime: RuntimeService
@@ -46,6 +47,8 @@ export async function startContainer(deps: StartDeps, sp: StaticPod, a: StartCon
   try {
     config = await prepareContainer(deps, sp, container, a, sandbox, objects)
   } catch (err) {
+    // The event `kubectl describe` users look for when a volume cannot be set up.
+    if (err instanceof VolumeMountError) event('Warning', 'FailedMount', err.message)
     return fail('CreateContainerConfigError', errorMessage(err), true)
   }
   deps.logger.debug(2, 'Starting container', {pod: name, uid, container: a.name, restartCount: a.restartCount, reason: a.reason})

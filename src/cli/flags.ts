@@ -9,6 +9,8 @@ interface DurationOptions extends Interfaces.CustomOptions {
   positive?: boolean
   /** Shown in the error, e.g. '90s or 5m'. */
   examples?: string
+  /** The longest accepted (ms). */
+  maxMs?: number
 }
 
 const duration = Flags.custom<number, DurationOptions>({
@@ -17,6 +19,7 @@ const duration = Flags.custom<number, DurationOptions>({
     if (ms === undefined || (opts.positive === true && ms <= 0)) {
       throw new InvalidInputError(`--${opts.name}: "${input}" is not a duration such as ${opts.examples ?? '20s or 1m'}`)
     }
+    if (opts.maxMs !== undefined && ms > opts.maxMs) throw new InvalidInputError(`--${opts.name}: "${input}" is longer than ${opts.maxMs / 1000}s, the most it may be`)
     return ms
   },
 })

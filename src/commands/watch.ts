@@ -10,7 +10,8 @@ import {redactUrl} from '../manifest/redact-url.js'
 import {InvalidInputError} from '../util/errors.js'
 import {createNode} from '../node/create-node.js'
 import {durationFlag, validateFlag} from '../cli/flags.js'
-import {notifySettings} from '../node/systemd-notify.js'
+import {READY_WAIT_LIMIT_MS, notifySettings} from '../node/systemd-notify.js'
+import {warnReadableCredentialFiles} from '../node/credential-files.js'
 
 export default class Watch extends BaseCommand<typeof Watch> {
   static override summary = 'Keep static pods converged, as a daemon (the kubelet\'s static-pod path).'
@@ -34,8 +35,14 @@ export default class Watch extends BaseCommand<typeof Watch> {
     address: Flags.string({summary: 'Address of the /healthz, /pods and /metrics server.', default: '127.0.0.1'}),
     port: Flags.integer({summary: 'Port of /healthz, /pods and /metrics (0 disables).', default: 10255, min: 0, max: 65535}),
     'healthz-port': Flags.integer({summary: 'Port of a /healthz-only server (0 disables).', default: 10248, min: 0, max: 65535}),
+    'healthz-bind-address': Flags.string({summary: "Address of the /healthz-only server (the kubelet's healthzBindAddress); default: the --address value."}),
     'allow-remote-api': Flags.boolean({summary: 'Serve the read-only Kubernetes API on a non-loopback --address too (no authentication: anyone who reaches the address reads every pod and log).'}),
     'notify-ready': Flags.string({summary: 'With NOTIFY_SOCKET set (systemd Type=notify): send READY=1 once every pod is at its goal (all: Running and Ready, or finished) or started (started).', options: ['all', 'started'], default: 'all'}),
+    'notify-ready-timeout': durationFlag({
+      summary: `With NOTIFY_SOCKET set: send READY=1 after this long even if not every pod is at its goal (at most ${READY_WAIT_LIMIT_MS / 1000}s, well under the unit's TimeoutStartSec; STATUS= keeps the counts).`,
+      default: `${READY_WAIT_LIMIT_MS / 1000}s`,
+      maxMs: READY_WAIT_LIMIT_MS,
+    }),
     validate: validateFlag(),
   }
 
@@ -63,6 +70,10 @@ export default class Watch extends BaseCommand<typeof Watch> {
     const metrics = createMetrics({version: this.config.version})
     const probeMetrics = createProbeMetrics()
     const node = await createNode(this.nodeConfig(), this.logger, {criMetrics: metrics.cri, syncMetrics: metrics.sync, probeMetrics})
+    await warnReadableCredentialFiles(node.fs, this.logger, [
+      ...(this.flags.config && Object.keys(kc.staticPodURLHeader ?? {}).length > 0 ? [{path: this.flags.config, source: '--config (staticPodURLHeader)'}] : []),
+      ...(f['manifest-url-header-file'] ? [{path: f['manifest-url-header-file'], source: '--manifest-url-header-file'}] : []),
+    ])
     const abort = new AbortController()
     const offSignals = this.onSignals(() => abort.abort())
     try {
@@ -74,13 +85,14 @@ export default class Watch extends BaseCommand<typeof Watch> {
         address: this.pick('address', kc.address, f.address),
         port: this.pick('port', kc.readOnlyPort, f.port),
         healthzPort: this.pick('healthz-port', kc.healthzPort, f['healthz-port']),
+        healthzAddress: f['healthz-bind-address'] ?? kc.healthzBindAddress,
         signal: abort.signal,
         metrics,
         probeMetrics,
         logRotation: {maxSizeBytes: kc.containerLogMaxSizeBytes, maxFiles: kc.containerLogMaxFiles},
         version: this.config.version,
         allowRemoteApi: f['allow-remote-api'],
-        notify: notifySettings(process.env, process.pid, f['notify-ready'] === 'started' ? 'started' : 'all'),
+        notify: notifySettings(process.env, process.pid, f['notify-ready'] === 'started' ? 'started' : 'all', f['notify-ready-timeout']),
       })
     } finally {
       offSignals()

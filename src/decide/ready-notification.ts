@@ -5,12 +5,25 @@ import type {PodStatus} from '../api/types.js'
 /** `all`: every pod at its goal (Running and Ready, or finished); `started`: every pod started. */
 export type NotifyReadyMode = 'all' | 'started'
 
+/**
+ * The longest `watch` waits before READY=1, whatever the pods do (`--notify-ready-timeout` may
+ * shorten it). Well under the shipped unit's TimeoutStartSec (5min; a unit test holds them apart): a
+ * pod that never becomes Ready must not have systemd kill and restart the daemon (Restart=always)
+ * and fail its Requires= dependents.
+ * From then on the pods' state is only in STATUS=.
+ */
+export const READY_WAIT_LIMIT_MS = 60_000
+
 export interface ReadinessInput {
   mode: NotifyReadyMode
   /** Every source delivered a snapshot and every pod from them was synced at least once. */
   firstSyncDone: boolean
   /** The last computed status of every desired pod (undefined: not synced yet). */
   pods: readonly (PodStatus | undefined)[]
+  /** How long `watch` has waited for readiness so far. */
+  waitedMs: number
+  /** READY=1 once this much has passed, ready or not (at most READY_WAIT_LIMIT_MS). */
+  limitMs: number
 }
 
 export interface Readiness {
@@ -19,6 +32,8 @@ export interface Readiness {
   status: string
   /** Why the node is (not) ready, for the log. */
   reason: string
+  /** Ready only because the wait limit passed: some pods are not at their goal. */
+  limitReached: boolean
 }
 
 const finished = (s: PodStatus): boolean => s.phase === 'Succeeded' || s.phase === 'Failed'
@@ -37,11 +52,18 @@ export function readiness(input: ReadinessInput): Readiness {
   const total = input.pods.length
   const done = input.pods.filter((s) => atGoal(s, input.mode)).length
   const word = input.mode === 'all' ? 'ready' : 'started'
-  const status = `${done}/${total} pods ${word}`
-  if (!input.firstSyncDone) return {ready: false, status: `${status} (first sync in progress)`, reason: 'the first sync of every source and pod is not done yet'}
-  if (done < total) return {ready: false, status, reason: `${total - done} of ${total} pods not ${word} yet`}
-  return {ready: true, status, reason: total === 0 ? 'no pods to wait for' : `every pod is ${input.mode === 'all' ? 'Running and Ready, or finished' : 'started, or finished'}`}
+  const counts = `${done}/${total} pods ${word}`
+  const status = input.firstSyncDone ? counts : `${counts} (first sync in progress)`
+  const waiting = !input.firstSyncDone ? 'the first sync of every source and pod is not done yet' : done < total ? `${total - done} of ${total} pods not ${word} yet` : undefined
+  if (waiting === undefined) {
+    return {ready: true, status, reason: total === 0 ? 'no pods to wait for' : `every pod is ${input.mode === 'all' ? 'Running and Ready, or finished' : 'started, or finished'}`, limitReached: false}
+  }
+  const limitMs = Math.min(Math.max(0, input.limitMs), READY_WAIT_LIMIT_MS)
+  if (input.waitedMs >= limitMs) return {ready: true, status, reason: `waited ${formatSeconds(limitMs)}, the longest kube-node waits: ${waiting}`, limitReached: true}
+  return {ready: false, status, reason: waiting, limitReached: false}
 }
+
+const formatSeconds = (ms: number): string => `${Math.round(ms / 1000)}s`
 
 /**
  * How often to send WATCHDOG=1: half of WATCHDOG_USEC (sd_watchdog_enabled(3)), and only when the

@@ -3,10 +3,18 @@ import {readFile, realpath} from 'node:fs/promises'
 import {promisify} from 'node:util'
 import type {HostFs, MountPoint} from './port.js'
 
+/**
+ * Where mount(8) and umount(8) are looked up: the system's own directories, whatever PATH kube-node
+ * was started with (the single executable may run with a PATH of its own directory only, and a
+ * PATH a user controls must not choose what runs as root on a volume).
+ */
+const SYSTEM_PATH = '/usr/sbin:/usr/bin:/sbin:/bin'
+
 /** Runs mount(8) or umount(8); child_process is loaded by the first mount, not by every start. */
 async function run(file: string, args: string[]): Promise<void> {
+  // The bundle turns this import() into a require() (scripts/bundle.mjs: dynamicBuiltins).
   const {execFile} = await import('node:child_process')
-  await promisify(execFile)(file, args)
+  await promisify(execFile)(file, args, {env: {...process.env, PATH: SYSTEM_PATH, LC_ALL: 'C'}})
 }
 
 // /proc/self/mountinfo escapes space, tab, newline and backslash as octal.

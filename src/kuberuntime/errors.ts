@@ -8,6 +8,12 @@ export class ConfigError extends KubeNodeError {
 }
 
 /**
+ * A volume that could not be set up on the host (a memory-backed volume without its tmpfs): a
+ * CreateContainerConfigError like the others, with the kubelet's FailedMount event besides.
+ */
+export class VolumeMountError extends ConfigError {}
+
+/**
  * A pod whose sandbox config cannot be built (a hostname that is no DNS label, an FQDN too long).
  * Validation refuses such manifests first; this is the runtime's guard, shown as the pod's
  * CreatePodSandboxError.

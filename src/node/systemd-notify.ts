@@ -9,15 +9,20 @@ import type {Logger} from '../util/logger.js'
 import type {NotifyPort} from '../loop/ready-notifier.js'
 import {watchdogIntervalMs, type NotifyReadyMode} from '../decide/ready-notification.js'
 
+/** The flag `--notify-ready-timeout` takes the limit from here (commands reach decide/ through node/). */
+export {READY_WAIT_LIMIT_MS} from '../decide/ready-notification.js'
+
 /** What `watch` needs to talk to the service manager, from its environment; undefined when not run by one. */
 export interface NotifySettings {
   mode: NotifyReadyMode
   watchdogMs: number | undefined
+  /** READY=1 at the latest this long after the start (`--notify-ready-timeout`). */
+  readyLimitMs?: number | undefined
 }
 
-export function notifySettings(env: NodeJS.ProcessEnv, pid: number, mode: NotifyReadyMode): NotifySettings | undefined {
+export function notifySettings(env: NodeJS.ProcessEnv, pid: number, mode: NotifyReadyMode, readyLimitMs?: number): NotifySettings | undefined {
   if (!env['NOTIFY_SOCKET']) return undefined
-  return {mode, watchdogMs: watchdogIntervalMs({WATCHDOG_USEC: env['WATCHDOG_USEC'], WATCHDOG_PID: env['WATCHDOG_PID']}, pid)}
+  return {mode, watchdogMs: watchdogIntervalMs({WATCHDOG_USEC: env['WATCHDOG_USEC'], WATCHDOG_PID: env['WATCHDOG_PID']}, pid), readyLimitMs}
 }
 
 /** A message not delivered within this time is given up (the helper is killed). */

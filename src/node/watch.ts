@@ -39,6 +39,8 @@ export interface WatchOptions {
   address: string
   port: number | 'ephemeral'
   healthzPort: number | 'ephemeral'
+  /** Where healthzPort listens (--healthz-bind-address, healthzBindAddress); default `address`. */
+  healthzAddress?: string | undefined
   signal: AbortSignal
   metrics: KubeNodeMetrics
   /** /metrics/probes; the node's ProbeManager must feed the same one (createNode's probeMetrics). */
@@ -90,6 +92,8 @@ function podsView(node: KubeNode, loop: SyncLoop, podConfig: PodConfig): () => u
 
 export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<void> {
   const {logger, clock} = node
+  // systemd's start timeout runs from here on: so does the wait for READY=1.
+  const startedAt = clock.now()
   const lock = await acquireLock(node.config.rootDir)
   try {
     const sources = createSources(node, opts)
@@ -148,6 +152,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
       address: opts.address,
       port: opts.port,
       healthzPort: opts.healthzPort,
+      healthzAddress: opts.healthzAddress,
       logger,
       handlers: {
         pods: podsView(node, loop, podConfig),
@@ -171,7 +176,9 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
       node: node.config.nodeName,
     })
     opts.onReady?.({port: server.port, healthzPort: server.healthzPort})
-    const notifier = opts.notify && new ReadyNotifier({port: opts.notify.port ?? systemdNotifyPort(logger), mode: opts.notify.mode, watchdogMs: opts.notify.watchdogMs, clock, logger})
+    const notifier =
+      opts.notify &&
+      new ReadyNotifier({port: opts.notify.port ?? systemdNotifyPort(logger), mode: opts.notify.mode, watchdogMs: opts.notify.watchdogMs, readyLimitMs: opts.notify.readyLimitMs, startedAt, clock, logger})
     notifier?.start({
       firstSyncDone: () => podConfig.allSourcesReady() && loop.statuses().every((p) => p.status !== undefined),
       pods: () => loop.statuses().map((p) => p.status),

@@ -42,6 +42,8 @@ export interface ServerOptions {
   port: PortOption
   /** /healthz only. The kubelet's is 10248. */
   healthzPort: PortOption
+  /** Where healthzPort listens (the kubelet's healthzBindAddress); default `address`. */
+  healthzAddress?: string | undefined
   handlers: ServerHandlers
   logger: Logger
 }
@@ -90,7 +92,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
   try {
     const port = await listen(opts.address, opts.port, '--port', main, logger, servers, handlers.kubeApi)
-    const healthzPort = await listen(opts.address, opts.healthzPort, '--healthz-port', {'/healthz': healthz}, logger, servers)
+    const healthzPort = await listen(opts.healthzAddress ?? opts.address, opts.healthzPort, '--healthz-port', {'/healthz': healthz}, logger, servers)
     return {port, healthzPort, close: () => closeAll(servers)}
   } catch (err) {
     await closeAll(servers)

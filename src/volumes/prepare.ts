@@ -3,7 +3,7 @@
 // files of data volumes, written so that a reader never sees half of an update
 // (HostFs.writeAtomicDir). cleanupVolumes undoes the mounts before the pod dir is removed.
 import type {ObjectStore, StaticPod, Volume} from '../api/types.js'
-import {ConfigError} from '../kuberuntime/errors.js'
+import {ConfigError, VolumeMountError} from '../kuberuntime/errors.js'
 import {podDataDir} from '../kuberuntime/naming.js'
 import type {HostFs, PathInfo} from '../host/port.js'
 import type {VolumeDeps, VolumeKind} from './kind.js'
@@ -59,19 +59,18 @@ export async function prepareEmptyDir(deps: VolumeDeps, v: Volume, dir: string):
   if (perm !== 0o777) await deps.fs.chmod(dir, 0o777)
 }
 
-/** Mounts a tmpfs on `dir` unless one is there; when that fails, the directory stays on disk. */
+/**
+ * Mounts a tmpfs on `dir` unless one is there. A memory-backed volume that cannot be mounted fails
+ * the container (CreateContainerConfigError naming the volume), as the kubelet's MountVolume.SetUp
+ * fails (FailedMount): a directory on disk instead would keep secrets on the disk and ignore sizeLimit.
+ */
 async function ensureTmpfs(deps: VolumeDeps, volumeName: string, dir: string, sizeBytes: number | undefined): Promise<void> {
   const real = await deps.fs.realpath(dir)
   if ((await deps.fs.mountsUnder(dir)).some((m) => m.path === real && m.fsType === 'tmpfs')) return
   try {
     await deps.fs.mountTmpfs(dir, sizeBytes)
   } catch (err) {
-    // Not root, or no mount(8): the volume still works, only on disk.
-    deps.logger?.warn('Cannot mount tmpfs for a memory-backed volume; using a directory on disk', {
-      volume: volumeName,
-      path: dir,
-      err: errorMessage(err),
-    })
+    throw new VolumeMountError(`volume "${volumeName}": MountVolume.SetUp failed: it must be memory-backed and a tmpfs cannot be mounted on ${dir}: ${errorMessage(err)} (kube-node does not fall back to a directory on disk)`)
   }
 }
 

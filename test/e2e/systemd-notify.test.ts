@@ -1,10 +1,11 @@
 // `watch` under a service manager, with a notify socket this test owns (an abstract unix datagram
 // socket, as systemd may hand out): READY=1 only once the pod is Ready, STATUS= lines with the
-// counts, WATCHDOG=1 at half of WATCHDOG_USEC, STOPPING=1 on SIGTERM.
+// counts, WATCHDOG=1 at half of WATCHDOG_USEC, STOPPING=1 on SIGTERM; and READY=1 at the latest
+// after --notify-ready-timeout when a pod never becomes Ready, so systemd never times the start out.
 import {spawn, type ChildProcess} from 'node:child_process'
 import {createInterface} from 'node:readline'
 import {describe, expect, it} from 'vitest'
-import {eventually, knArgs, readyAfterYaml, watchSuite, writeManifest} from './support.js'
+import {BUSYBOX, ENDPOINT, eventually, knArgs, knAs, readyAfterYaml, watchSuite, writeManifest} from './support.js'
 
 const suite = watchSuite()
 const READY_AFTER_S = 3
@@ -76,5 +77,60 @@ describe('watch with NOTIFY_SOCKET (real containerd)', () => {
       child.kill('SIGKILL')
       rx.proc.kill('SIGKILL')
     }
+  })
+
+  it('sends READY=1 after --notify-ready-timeout when a pod is never Ready, keeps STATUS, and keeps running', async () => {
+    // A node name of its own: this test's pod is taken down by this test only.
+    const node = 'notify-limit'
+    const name = `kn-e2e-notify-limit-${process.pid}`
+    const rx = receiver(name)
+    await rx.bound
+    writeManifest(
+      suite.manifests,
+      'never.yaml',
+      `apiVersion: v1
+kind: Pod
+metadata: {name: never-ready}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: main
+    image: ${BUSYBOX}
+    command: [sh, -c, "while true; do sleep 1; done"]
+    readinessProbe: {exec: {command: ["false"]}, periodSeconds: 1}
+`,
+    )
+    const limitS = 4
+    const started = Date.now()
+    const args = ['watch', suite.manifests, '--file-check-frequency', '1s', '--port', '0', '--healthz-port', '0', '--notify-ready-timeout', `${limitS}s`]
+    const child = spawn(process.execPath, knArgs(suite.dirs, args, ENDPOINT, node), {env: {...process.env, NO_COLOR: '1', NOTIFY_SOCKET: `@${name}`}, stdio: ['ignore', 'ignore', 'pipe']})
+    let stderr = ''
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()))
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+    try {
+      const ready = await eventually(() => rx.messages.find((m) => m.msg.split('\n').includes('READY=1')), 30_000, `READY=1 (stderr: ${stderr})`)
+      const waited = ready.at - started
+      // Not before the limit, and not long after it (the check runs at the limit itself).
+      expect(waited).toBeGreaterThanOrEqual(limitS * 1000)
+      expect(waited).toBeLessThan(limitS * 1000 + 3_000)
+      expect(stderr).toContain('Telling systemd kube-node is ready although not every pod is at its goal')
+      // The pod is still not Ready, and STATUS= says so; the daemon keeps running.
+      expect(rx.messages.map((m) => m.msg).filter((m) => m.startsWith('STATUS=')).at(-1)).toMatch(/^STATUS=0\/1 pods ready/)
+      await new Promise((r) => setTimeout(r, 2_000))
+      expect(child.exitCode).toBe(null)
+      expect(rx.messages.filter((m) => m.msg.split('\n').includes('READY=1'))).toHaveLength(1)
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+    } finally {
+      child.kill('SIGKILL')
+      rx.proc.kill('SIGKILL')
+      await knAs(node, suite.dirs, ['down', '--all'])
+    }
+  })
+
+  it('refuses a --notify-ready-timeout beyond 60s, the most kube-node waits', async () => {
+    const r = await knAs('notify-limit', suite.dirs, ['watch', suite.manifests, '--port', '0', '--healthz-port', '0', '--notify-ready-timeout', '10m'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('--notify-ready-timeout: "10m" is longer than 60s, the most it may be')
   })
 })

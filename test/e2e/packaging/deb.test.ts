@@ -4,7 +4,7 @@
 // restart the service, and a purge that leaves nothing of the package but the running pods.
 // It never starts the unit, and touches no containerd but the e2e one. Needs root, the build and
 // the e2e runtime.
-import {existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {ROOT, makeDirs} from '../support.js'
@@ -60,6 +60,9 @@ describe('the Debian package', () => {
     const fields = (await must('dpkg-query', ['-W', '-f=${Depends}\n${Conffiles}\n', 'kube-node'])).stdout
     expect(fields).toMatch(/^containerd, /)
     expect(fields).toContain('/etc/kube-node/config.yaml')
+    // The configuration may hold credentials (staticPodURLHeader): root's alone.
+    const config = statSync('/etc/kube-node/config.yaml')
+    expect({mode: (config.mode & 0o777).toString(8), uid: config.uid}).toEqual({mode: '600', uid: 0})
     const r = await run('/usr/bin/kube-node', ['version', '-o', 'json', ...globals(place)])
     expect(r.code, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout)).toMatchObject({kubeNode: version, runtime: {runtimeName: 'containerd'}})
@@ -76,7 +79,7 @@ describe('the Debian package', () => {
     expect([shipped.code, shipped.stderr]).toEqual([0, ''])
     // Every commented field switched on: none is unknown to kube-node, and every value is valid.
     const all = join(dirs.work, 'config-all.yaml')
-    writeFileSync(all, readFileSync('/etc/kube-node/config.yaml', 'utf8').replace(/^#(?=[a-zA-Z]|  )/gm, ''))
+    writeFileSync(all, readFileSync('/etc/kube-node/config.yaml', 'utf8').replace(/^#(?=[a-zA-Z]|  )/gm, ''), {mode: 0o600})
     const every = await run('/usr/bin/kube-node', ['validate', '-f', hello, '--config', all])
     expect([every.code, every.stderr]).toEqual([0, ''])
   })

@@ -2,10 +2,12 @@
 // with a PATH that holds nothing but itself. It must behave exactly like bin/run.js: the same
 // output, errors and exit codes for every command's help, bad input, completion and a real pod.
 // Needs the build and the e2e runtime.
-import {mkdirSync, readFileSync} from 'node:fs'
+import {spawn} from 'node:child_process'
+import {existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {ROOT, makeDirs} from '../support.js'
+import {BUSYBOX, ROOT, eventually, makeDirs} from '../support.js'
+import {memoryVolumeMounts, memoryVolumesYaml, mountsUnder} from '../mounts.js'
 import {MANIFESTS, downAll, globals, helloRunning, must, run, watchManifests, type Place} from './support.js'
 
 const dirs = makeDirs()
@@ -88,6 +90,48 @@ describe('the single executable', () => {
     const down = await sea(['down', '-f', hello, ...globals(place)])
     expect(down.code, down.stderr).toBe(0)
     expect((await node(['get', 'pods', '-o', 'name', ...globals(place)])).stdout).toBe('')
+  })
+
+  const memoryMounts = [
+    {volume: 'kubernetes.io~empty-dir/mem', fsType: 'tmpfs', size: '8192k'},
+    {volume: 'kubernetes.io~projected/proj', fsType: 'tmpfs', size: undefined},
+    {volume: 'kubernetes.io~secret/sec', fsType: 'tmpfs', size: undefined},
+  ]
+
+  it('run puts secret, projected and Memory emptyDir volumes on tmpfs mounts, and down removes them', async () => {
+    const file = join(dirs.work, 'vols.yaml')
+    writeFileSync(file, memoryVolumesYaml('vols', BUSYBOX))
+    const r = await sea(['run', '-f', file, '--wait', 'running', ...globals(place)])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).not.toMatch(/Cannot mount|directory on disk|dynamic import/i)
+    expect(memoryVolumeMounts(place.rootDir)).toEqual(memoryMounts)
+    const down = await sea(['down', '-f', file, ...globals(place)])
+    expect(down.code, down.stderr).toBe(0)
+    expect(mountsUnder(place.rootDir)).toEqual([])
+    const pods = join(place.rootDir, 'pods')
+    expect(existsSync(pods) ? readdirSync(pods) : []).toEqual([])
+  })
+
+  it('watch puts them on tmpfs mounts too', async () => {
+    const manifests = join(dirs.work, 'vols-watch')
+    mkdirSync(manifests, {recursive: true})
+    writeFileSync(join(manifests, 'vols.yaml'), memoryVolumesYaml('vols', BUSYBOX))
+    const watch = spawn('kube-node', ['watch', manifests, '--port', '0', '--healthz-port', '0', ...globals(place)], {env: {...env, PATH: binDir}, stdio: ['ignore', 'ignore', 'pipe']})
+    let log = ''
+    watch.stderr.on('data', (d: Buffer) => (log += d.toString()))
+    const exited = new Promise<number | null>((r) => watch.on('exit', (code) => r(code)))
+    try {
+      await eventually(() => (memoryVolumeMounts(place.rootDir).length === 3 ? true : undefined), 60_000, `three tmpfs mounts (stderr: ${log})`)
+      expect(memoryVolumeMounts(place.rootDir)).toEqual(memoryMounts)
+      watch.kill('SIGTERM')
+      expect(await exited).toBe(0)
+      expect(log).not.toMatch(/Cannot mount|directory on disk|dynamic import/i)
+    } finally {
+      watch.kill('SIGKILL')
+    }
+    const down = await sea(['down', '--all', ...globals(place)])
+    expect(down.code, down.stderr).toBe(0)
+    expect(mountsUnder(place.rootDir)).toEqual([])
   })
 
   it('watches /etc/kubernetes/manifests', () => watchManifests(['kube-node', 'watch', MANIFESTS], place, {PATH: binDir}))

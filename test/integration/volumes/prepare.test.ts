@@ -204,17 +204,24 @@ describe('prepareVolumes', () => {
     expect(existsSync(emptyDirPath(deps.rootDir, UID, 'unused'))).toBe(false)
   })
 
-  it('falls back to a directory on disk when tmpfs cannot be mounted', async () => {
+  it.each<[string, Volume]>([
+    ['a secret', {name: 'mem', secret: {secretName: 'creds'}}],
+    ['a projected secret', {name: 'mem', projected: {sources: [{secret: {name: 'creds'}}]}}],
+    ['an emptyDir of medium Memory', {name: 'mem', emptyDir: {medium: 'Memory', sizeLimit: '1Mi'}}],
+  ])('%s volume that cannot get a tmpfs fails, naming the volume, and nothing is written to disk', async (_what, volume) => {
     const failing: Mounter = {
       mountTmpfs: () => Promise.reject(new Error('mount: only root can do that')),
       unmount: () => Promise.resolve(),
       mountsUnder: () => Promise.resolve([]),
     }
     warnings.length = 0
-    const {deps, prepare} = setup([{name: 'mem', emptyDir: {medium: 'Memory'}}], [{name: 'mem', mountPath: '/m'}], [], {fs: {...nodeHostFs, ...failing}})
-    await prepare()
-    expect(statSync(emptyDirPath(deps.rootDir, UID, 'mem')).isDirectory()).toBe(true)
-    expect(warnings).toEqual([expect.stringContaining('Cannot mount tmpfs')])
+    const {deps, prepare} = setup([volume], [{name: 'mem', mountPath: '/m'}], [], {fs: {...nodeHostFs, ...failing}})
+    const err = await prepare().catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(ConfigError)
+    expect((err as Error).message).toMatch(/^volume "mem": MountVolume.SetUp failed: it must be memory-backed and a tmpfs cannot be mounted on .*: mount: only root can do that/)
+    const volumes = join(deps.rootDir, 'pods', UID, 'volumes')
+    const files = existsSync(volumes) ? await readdir(volumes, {recursive: true, withFileTypes: true}) : []
+    expect(files.filter((f) => f.isFile()).map((f) => f.name)).toEqual([])
   })
 
   it.runIf(isRoot)('keeps secret volumes in memory (tmpfs) and configMap volumes on disk', async () => {

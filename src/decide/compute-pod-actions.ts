@@ -35,6 +35,8 @@ export interface ComputeInput {
   pullBackOff?: PodBackOff | undefined
   /** Milliseconds since the epoch. */
   now: number
+  /** When the pod's current instance started (its first sync): the activeDeadlineSeconds window. */
+  startTime?: number | undefined
 }
 
 /** What the decision wants, before back-off and image checks turn it into actions. */
@@ -58,7 +60,7 @@ export function computePodActions(input: ComputeInput): PodActions {
   const alive = sandboxes.some((s) => s.state === 'ready') || containers.some((c) => c.state === 'running')
 
   let decision: Decision
-  if (deadlineExceeded(pod.spec, sandboxes, input.now)) {
+  if (deadlineExceeded(pod.spec, sandboxes, input.now, input.startTime)) {
     // Killed and Failed for good: nothing of it runs again (the kubelet's activeDeadlineHandler).
     decision = finished(`the pod was active longer than its activeDeadlineSeconds (${pod.spec.activeDeadlineSeconds}s)`, alive)
   } else if (sandbox.create) {

@@ -260,7 +260,7 @@ export class SyncLoop {
 
   /** The deadline's kill does not wait for a long pull or hook of the sync in flight (once per deadline). */
   private interruptAtDeadline(rec: PodRecord, now: number): void {
-    const deadline = activeDeadlineAt(rec.sp.pod.spec, this.cache.get(rec.sp.pod.metadata.uid)?.sandboxes ?? [])
+    const deadline = activeDeadlineAt(rec.sp.pod.spec, this.cache.get(rec.sp.pod.metadata.uid)?.sandboxes ?? [], this.deps.sync.instanceStarts?.startOf(rec.sp, now))
     if (deadline === undefined || deadline > now || rec.deadlineInterrupted === deadline) return
     rec.deadlineInterrupted = deadline
     this.workers.update({type: 'sync', sp: rec.sp, reason: 'sync', interrupts: 'its active deadline passed'})
@@ -450,7 +450,7 @@ export class SyncLoop {
       else if (outcome.failures.length > 0) rec.nextSyncAt = now + this.jitter(this.opts.errorBackOffMs)
       else rec.nextSyncAt = now + this.jitter(this.opts.resyncIntervalMs)
       // The pod is synced when its active deadline falls (the kubelet's activeDeadlineHandler).
-      const deadline = activeDeadlineAt(rec.sp.pod.spec, outcome.observed?.sandboxes ?? [])
+      const deadline = activeDeadlineAt(rec.sp.pod.spec, outcome.observed?.sandboxes ?? [], sync.instanceStarts?.startOf(rec.sp, now))
       if (deadline !== undefined && deadline > now) rec.nextSyncAt = Math.min(rec.nextSyncAt, deadline)
       if (outcome.failures.length > 0) metrics?.syncError()
       const cs = outcome.status.containerStatuses ?? []
@@ -487,6 +487,7 @@ export class SyncLoop {
     try {
       const observed = (await this.cache.getNewerThan(work.uid, clock.now())) ?? work.observed
       sync.prober?.removePod(work.uid)
+      sync.instanceStarts?.forget(work.uid)
       // No write of this pod's record may follow (it would bring its directory back).
       await this.deps.statusRecorder?.remove(work.uid)
       if (!observed) {

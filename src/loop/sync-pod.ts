@@ -10,6 +10,7 @@ import {containerObject, podObject} from '../pod/event-object.js'
 import {DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON} from '../pod/active-deadline.js'
 import type {PodProbeResults} from '../pod/probe-results.js'
 import type {BackOff} from './backoff.js'
+import type {InstanceStarts} from './instance-starts.js'
 import {executePlan, type ExecutorDeps, type StepFailure, type SyncInputs} from '../apply/execute-plan.js'
 import {computePodActions} from '../decide/compute-pod-actions.js'
 import type {RuntimeCache} from '../pleg/runtime-cache.js'
@@ -33,6 +34,8 @@ export interface SyncContext {
   /** The one view of the runtime (PLEG-filled in watch). */
   readonly cache: RuntimeCache
   readonly backOff: BackOff
+  /** When each pod's current instance started (status.startTime, the active deadline's window). */
+  readonly instanceStarts?: InstanceStarts | undefined
   readonly clock: Clock
   readonly prober?: ProbeSource | undefined
 }
@@ -142,7 +145,8 @@ export async function planPod(ctx: SyncContext, sp: StaticPod, minTime: number):
   const now = ctx.clock.now()
   const backOff = podBackOff(ctx.backOff, sp, now, observed)
   const pullBackOff = podPullBackOff(ctx.backOff, sp, now)
-  const plan = computePodActions({sp, runtime: observed, images, probes: probesOf(ctx, sp, observed), backOff, pullBackOff, now})
+  const startTime = ctx.instanceStarts?.startOf(sp, now)
+  const plan = computePodActions({sp, runtime: observed, images, probes: probesOf(ctx, sp, observed), backOff, pullBackOff, now, startTime})
   // What each waiting container waits for, as recorded for the next process: its crash back-off,
   // else its image's pull back-off.
   for (const b of plan.blocked) {
@@ -159,7 +163,7 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   const verdict = gate?.((before?.sandboxes.length ?? 0) > 0)
   if (verdict && !verdict.open) {
     // Nothing of the pod is created yet; its status says what it waits for.
-    const status = {...generatePodStatus({sp, runtime: before, probes: NO_PROBES, waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now()}), message: verdict.reason}
+    const status = {...generatePodStatus({sp, runtime: before, probes: NO_PROBES, waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())}), message: verdict.reason}
     return {plan: {...plan, actions: [], blocked: []}, backOff, failures: [], observed: before, status, interrupted: false, held: verdict}
   }
   let failures: StepFailure[] = []
@@ -167,7 +171,7 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   if (plan.actions.length > 0) {
     const result = await executePlan(ctx.deps, sp, plan, before, inputs)
     if (result.interrupted) {
-      const status = generatePodStatus({sp, runtime: before, probes: probesOf(ctx, sp, before), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now()})
+      const status = generatePodStatus({sp, runtime: before, probes: probesOf(ctx, sp, before), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())})
       return {plan, backOff, failures: [], observed: before, status, interrupted: true}
     }
     failures = result.failures
@@ -204,8 +208,8 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
     const {savePod, logger} = ctx.deps
     await savePod?.(sp).catch((err: unknown) => logger.warn('Could not record the pod manifest', {pod: sp.pod.metadata.name, err: errorMessage(err)}))
   }
-  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now()})
+  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())})
   const {events} = ctx.deps
-  if (status.reason === DEADLINE_EXCEEDED_REASON) events?.emit(podObject(sp.pod), 'Warning', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
+  if (status.reason === DEADLINE_EXCEEDED_REASON) events?.emit(podObject(sp.pod), 'Normal', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
   return {plan, backOff, failures, observed, status, interrupted: false}
 }

@@ -13,6 +13,7 @@ import {EventStore} from '../store/event-store.js'
 import {parseResolvConf} from '../kuberuntime/dns.js'
 import {readBoundedSync} from '../util/read-bounded.js'
 import {BackOff, INITIAL_BACKOFF_MS, MAX_BACKOFF_MS} from '../loop/backoff.js'
+import {InstanceStarts} from '../loop/instance-starts.js'
 import {type HostFs} from '../host/port.js'
 import {nodeHostFs} from '../host/node-host-fs.js'
 import {createDiskUsageMeter} from '../host/disk-usage.js'
@@ -99,6 +100,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
     cache,
     // A ceiling under 10s is the first delay too (kubelet crashLoopBackOff.maxContainerRestartPeriod).
     backOff: new BackOff(Math.min(INITIAL_BACKOFF_MS, config.maxContainerRestartPeriodMs ?? MAX_BACKOFF_MS), config.maxContainerRestartPeriodMs ?? MAX_BACKOFF_MS),
+    instanceStarts: new InstanceStarts(),
     deps: Object.freeze({
       runtime: changing,
       images: runtime.images,

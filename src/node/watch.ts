@@ -24,7 +24,8 @@ import {readFile} from 'node:fs/promises'
 import {readNodeInfo} from '../util/node-info.js'
 import {DEFAULT_LOG_ROTATION} from '../apply/log-rotation.js'
 import {DEFAULT_MAX_PODS} from './config.js'
-import {StatusStore} from '../store/status-store.js'
+import {StatusStore, readAllStatusRecords} from '../store/status-store.js'
+import {restoreInstanceStart} from './seed-back-off.js'
 import {currentWriter} from './process-identity.js'
 import {ReadyNotifier, type NotifyPort} from '../loop/ready-notifier.js'
 import {systemdNotifyPort, type NotifySettings} from './systemd-notify.js'
@@ -96,6 +97,9 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
   const startedAt = clock.now()
   const lock = await acquireLock(node.config.rootDir)
   try {
+    // The pods' instances keep the starts the process before this one recorded (a restart of
+    // watch gives no new active deadline window).
+    for (const record of await readAllStatusRecords(node.fs, node.config.rootDir).catch(() => [])) restoreInstanceStart(node, record)
     const sources = createSources(node, opts)
     const podConfig = new PodConfig(sources.map((s) => s.name))
     const statusRecorder = new StatusStore({fs: node.fs, rootDir: node.config.rootDir, clock, logger}, currentWriter('watch'))

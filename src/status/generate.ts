@@ -10,7 +10,7 @@ import {podConditions} from './conditions.js'
 import {containerStatus, rfc3339} from './container-status.js'
 import {podPhase} from './phase.js'
 import {podQosClass} from '../kuberuntime/qos.js'
-import {DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON, deadlineExceeded} from '../pod/active-deadline.js'
+import {DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON, deadlineExceeded, podStartTime} from '../pod/active-deadline.js'
 
 export interface StatusInput {
   sp: StaticPod
@@ -22,6 +22,8 @@ export interface StatusInput {
   hostIP?: string | undefined
   /** The time the status describes (for activeDeadlineSeconds); without it no deadline is checked. */
   now?: number | undefined
+  /** When the pod's current instance started (its first sync); else its first sandbox's creation. */
+  startTime?: number | undefined
 }
 
 export function generatePodStatus(input: StatusInput): PodStatus {
@@ -43,7 +45,7 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const initStatuses = inits.map((c) => statusOf(c, isSidecar(c) ? 'sidecar' : 'init'))
   const statuses = spec.containers.map((c) => statusOf(c, 'regular'))
 
-  const expired = input.now !== undefined && deadlineExceeded(spec, sandboxes, input.now)
+  const expired = input.now !== undefined && deadlineExceeded(spec, sandboxes, input.now, input.startTime)
   const phase = expired ? 'Failed' : podPhase(spec, initStatuses, statuses)
   const readySandboxes = sandboxes.filter((s) => s.state === 'ready')
   // Ready to start containers: one ready sandbox whose network is set up (an IP, or the host's).
@@ -70,9 +72,10 @@ export function generatePodStatus(input: StatusInput): PodStatus {
     status.podIP = podIP
     status.podIPs = [{ip: podIP}]
   }
-  // The pod started when its first sandbox was created.
-  const first = sandboxes[sandboxes.length - 1]
-  const startTime = first === undefined ? undefined : rfc3339(first.createdAt)
+  // The kubelet stamps startTime at the pod's first sync; a reader of the runtime alone takes the
+  // first sandbox's creation.
+  const started = podStartTime(sandboxes, input.startTime)
+  const startTime = started === undefined ? undefined : rfc3339(started)
   if (startTime !== undefined) status.startTime = startTime
   return status
 }

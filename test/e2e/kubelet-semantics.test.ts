@@ -29,7 +29,7 @@ describe('kubelet semantics (real containerd)', () => {
     }, 60_000, 'short to be stopped by its deadline')
     expect((pod.status as {reason?: string}).reason).toBe('DeadlineExceeded')
     const events = await kn(dirs, ['events', 'short'])
-    expect(events.stdout).toMatch(/Warning +DeadlineExceeded +pod\/short-\S+ +Pod was active on the node longer than the specified deadline/)
+    expect(events.stdout).toMatch(/Normal +DeadlineExceeded +pod\/short-\S+ +Pod was active on the node longer than the specified deadline/)
   })
 
   it('an edited finished pod runs again; the config hash follows each edit while the UID stays', async () => {

@@ -1,6 +1,6 @@
 // The watch loop over the fake CRI: updates from sources, lifecycle events and housekeeping turn
 // into the right runtime changes.
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
 import {mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {basename, dirname, join} from 'node:path'
@@ -220,6 +220,42 @@ describe('SyncLoop over the fake CRI', () => {
     await loop.idle()
     expect(running()).toEqual([])
     expect(loop.statuses()[0]!.status).toMatchObject({phase: 'Failed', reason: 'DeadlineExceeded'})
+  })
+
+  it('an edit starts a new active deadline window and a new startTime; the DeadlineExceeded event is Normal', async () => {
+    const file = join(work, 'short.yaml')
+    const version = (label: string): string => `apiVersion: v1\nkind: Pod\nmetadata: {name: short, labels: {v: "${label}"}}\nspec:\n  activeDeadlineSeconds: 30\n  containers: [{name: main, image: "${IMAGE}"}]\n`
+    const load = async (label: string): Promise<StaticPod> => {
+      writeFileSync(file, version(label))
+      return (await loadStaticPods([file], {nodeName: 'n1'})).pods[0]!
+    }
+    const events: string[] = []
+    const emit = node.events.emit.bind(node.events)
+    vi.spyOn(node.events, 'emit').mockImplementation((object, type, reason, message) => {
+      events.push(`${type} ${reason}`)
+      return emit(object, type, reason, message)
+    })
+    const firstSync = clock.now()
+    loop.handleUpdates([{op: 'ADD', pods: [await load('1')]}])
+    await loop.idle()
+    expect(loop.statuses()[0]!.status?.startTime).toBe(new Date(firstSync).toISOString().replace(/\.\d{3}Z$/, 'Z'))
+    clock.advance(20_000)
+    const edited = clock.now()
+    loop.handleUpdates([{op: 'UPDATE', pods: [await load('2')]}])
+    await loop.idle()
+    expect(loop.statuses()[0]!.status?.startTime).toBe(new Date(edited).toISOString().replace(/\.\d{3}Z$/, 'Z'))
+    // 30 s after the first sync, but 10 s into the edit's window: still running.
+    clock.advance(10_001)
+    loop.tick()
+    await loop.idle()
+    expect(running()).toHaveLength(1)
+    clock.advance(20_000)
+    loop.tick()
+    await loop.idle()
+    expect(running()).toEqual([])
+    expect(loop.statuses()[0]!.status).toMatchObject({phase: 'Failed', reason: 'DeadlineExceeded'})
+    expect(events).toContain('Normal DeadlineExceeded')
+    expect(events).not.toContain('Warning DeadlineExceeded')
   })
 
   it('removes a pod only once the sources are ready', async () => {

@@ -822,3 +822,20 @@ describe('computePodActions: an edit is a new instance', () => {
     expect(bases(plan)).toEqual({foo1: 1, foo2: 1, foo3: 1})
   })
 })
+
+describe('computePodActions: activeDeadlineSeconds counts from the instance start (status.startTime)', () => {
+  const withDeadline = (seconds: number) => (sp: StaticPod): void => void (sp.pod.spec.activeDeadlineSeconds = seconds)
+  const plan = (seconds: number, startTime: number | undefined): PodActions => {
+    const sp = basePod()
+    withDeadline(seconds)(sp)
+    return computePodActions({sp, runtime: baseRuntime(basePod()), images: PRESENT, probes: new Map(), backOff: new Map(), now: NOW, startTime})
+  }
+  it.each<{name: string; seconds: number; startTime: number | undefined; want: string[]}>([
+    // The sandbox is 10 minutes old: counted from it, 60 s would have passed long ago.
+    {name: 'an edit 30 s ago started a new instance: 60 s not yet passed → nothing', seconds: 60, startTime: NOW - 30_000, want: []},
+    {name: 'the instance started 61 s ago → stop the pod', seconds: 60, startTime: NOW - 61_000, want: ['KillPod']},
+    {name: 'no instance start known (a reader of the runtime alone) → the first sandbox counts', seconds: 60, startTime: undefined, want: ['KillPod']},
+  ])('$name', ({seconds, startTime, want}) => {
+    expect(plan(seconds, startTime).actions.map(summary)).toEqual(want)
+  })
+})

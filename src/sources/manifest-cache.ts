@@ -10,6 +10,7 @@ import {buildManifests} from '../manifest/build.js'
 import type {ValidationMode} from '../manifest/unknown-fields.js'
 import type {FieldIssue} from '../util/errors.js'
 import {startAfterIssues} from '../manifest/start-after.js'
+import {addCost, NO_COST, type SourceCost} from '../manifest/source-cost.js'
 
 interface Entry {
   text?: string
@@ -20,6 +21,10 @@ interface Entry {
   /** Unknown fields of the current text under `validate: warn`. */
   warnings: FieldIssue[]
   readIssue?: FieldIssue
+  /** What the last good version costs the source (source-cost.ts). */
+  cost: SourceCost
+  /** Refused for want of room in the source: what the other locations held then. */
+  refusedBeside?: SourceCost
 }
 
 export interface CacheSnapshot {
@@ -29,6 +34,11 @@ export interface CacheSnapshot {
   complete: boolean
   configMaps: ConfigMap[]
   secrets: Secret[]
+}
+
+/** Some location was removed or shrank since: a file refused for want of room may fit now. */
+function hasMoreRoom(now: SourceCost, then: SourceCost): boolean {
+  return now.doubleQuoted < then.doubleQuoted || now.objects < then.objects
 }
 
 export class ManifestCache {
@@ -48,20 +58,24 @@ export class ManifestCache {
   setText(location: string, text: string): boolean {
     const entry = this.entry(location)
     delete entry.readIssue
-    if (entry.text === text) return false
+    const others = this.spentBeside(location)
+    if (entry.text === text && !(entry.refusedBeside && hasMoreRoom(others, entry.refusedBeside))) return false
     entry.text = text
     const result =
       text.trim() === ''
-        ? {pods: [], configMaps: [], secrets: [], issues: [{location, document: 0, field: '', message: 'is empty'}], warnings: []}
-        : buildManifests([{location, source: this.kind, text}], {nodeName: this.nodeName, validate: this.validate})
+        ? {pods: [], configMaps: [], secrets: [], issues: [{location, document: 0, field: '', message: 'is empty'}], warnings: [], cost: NO_COST, sourceFull: false}
+        : buildManifests([{location, source: this.kind, text}], {nodeName: this.nodeName, validate: this.validate, spent: others})
     entry.decodeIssues = result.issues
     entry.warnings = result.warnings
+    if (result.sourceFull) entry.refusedBeside = others
+    else delete entry.refusedBeside
     if (result.issues.length === 0) {
       entry.good = result.pods
       entry.goodConfigMaps = result.configMaps
       entry.goodSecrets = result.secrets
+      entry.cost = result.cost
     }
-    return result.issues.length > 0
+    return result.issues.length > 0 && !result.sourceFull
   }
 
   /** The location exists but could not be read (permissions, size, encoding, transport). */
@@ -129,10 +143,17 @@ export class ManifestCache {
     return {pods, issues: [...issues, ...duplicates, ...order], warnings, complete, configMaps, secrets}
   }
 
+  /** What every other location's last good version costs: the source's limits count them all. */
+  private spentBeside(location: string): SourceCost {
+    let spent = NO_COST
+    for (const [other, entry] of this.entries) if (other !== location) spent = addCost(spent, entry.cost)
+    return spent
+  }
+
   private entry(location: string): Entry {
     let entry = this.entries.get(location)
     if (!entry) {
-      entry = {decodeIssues: [], warnings: []}
+      entry = {decodeIssues: [], warnings: [], cost: NO_COST}
       this.entries.set(location, entry)
     }
     return entry

@@ -11,7 +11,7 @@ import {MAX_OBJECTS} from './limits.js'
 import {prescan, prescanYaml} from './prescan.js'
 import {doubleQuotedOver, NO_COST, objectsOver, type SourceCost} from './source-cost.js'
 import {rewriteEscapes} from './yaml-escapes.js'
-import {yamlToJson} from './yaml-to-json.js'
+import {MAX_ALIAS_VALUES, yamlToJson, type AliasBudget} from './yaml-to-json.js'
 
 export type DecodedKind = 'Pod' | 'ConfigMap' | 'Secret'
 
@@ -53,6 +53,8 @@ export function decodeManifest(location: string, text: string, spent: SourceCost
   if (sourceFull) return {...refused(sourceFull), sourceFull: true}
   const lineCounter = new LineCounter()
   const docs = parseQuietly(() => parseDocuments(text, lineCounter))
+  const aliases: AliasBudget = {left: MAX_ALIAS_VALUES}
+  let aliasesSpent = false
   docs.forEach((doc, document) => {
     const ref: DocumentRef = {location, document}
     if (doc.errors.length > 0) {
@@ -66,10 +68,13 @@ export function decodeManifest(location: string, text: string, spent: SourceCost
       if (doc.errors.length > MAX_SYNTAX_ERRORS) issues.push(issueAt(ref, '', `invalid YAML: and ${doc.errors.length - MAX_SYNTAX_ERRORS} more syntax errors`))
       return
     }
-    const json = yamlToJson(doc)
+    // Once the location's alias budget is spent, its other documents are not walked again.
+    if (aliasesSpent) return
+    const json = yamlToJson(doc, aliases)
     if ('message' in json) {
       const pos = lineCounter.linePos(json.offset)
       issues.push(issueAt(ref, '', `invalid YAML: ${json.message} at line ${pos.line}, column ${pos.col}`))
+      if (aliases.left < 0) aliasesSpent = true
       return
     }
     if (json.value === null) return

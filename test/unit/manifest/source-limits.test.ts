@@ -63,3 +63,16 @@ describe('maxPods under run and validate', () => {
     expect(pods).toHaveLength(6)
   })
 })
+
+describe('aliases per location', () => {
+  it('copy at most MAX_ALIAS_VALUES values across all documents of a file, not per document', () => {
+    const rep = (x: string): string => `[${Array(10).fill(x).join(',')}]`
+    // Each document copies ~90 000 values, under the limit alone; 380 of them would copy 34 million.
+    const doc = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\na: &a [1,1,1,1,1,1,1,1,1,1]\nb: &b ${rep('*a')}\nc: &c ${rep('*b')}\nd: &d ${rep('*c')}\ne: [*d,*d,*d,*d,*d,*d,*d]\n`
+    const started = performance.now()
+    const r = buildManifests([{location: 'a.yaml', source: 'file', text: Array(380).fill(doc).join('---\n')}], {nodeName: 'n'})
+    expect(performance.now() - started).toBeLessThan(5000)
+    expect(r.issues.map(formatIssue)).toContainEqual(expect.stringMatching(/^a\.yaml, document 1: invalid YAML: aliases expand to more than 100000 values in this location/))
+    expect(buildManifests([{location: 'a.yaml', source: 'file', text: doc}], {nodeName: 'n'}).issues.some((i) => /aliases/.test(i.message))).toBe(false)
+  })
+})

@@ -1,10 +1,11 @@
 // The last good version of every manifest location of one source, and the snapshot built from
 // them. State, but no I/O and no clock: the file and HTTP sources feed it what they read.
 //
-// Per location: the text last read (unchanged text is not decoded again), the pods of the last
+// Per location: a digest of the text last read (unchanged text is not decoded again), the pods of the last
 // text that decoded and validated ("last good"), and the current problems. A location that is
 // broken now keeps its last good pods in the snapshot, so a half-written file or a typo never
 // removes a running pod; a location that was never good contributes only its problems.
+import {createHash} from 'node:crypto'
 import type {ConfigMap, PodSource, Secret, StaticPod} from '../api/types.js'
 import {buildManifests} from '../manifest/build.js'
 import type {ValidationMode} from '../manifest/unknown-fields.js'
@@ -13,7 +14,8 @@ import {startAfterIssues} from '../manifest/start-after.js'
 import {addCost, NO_COST, type SourceCost} from '../manifest/source-cost.js'
 
 interface Entry {
-  text?: string
+  /** A digest of the text last read, not the text: a directory's 64 MiB is not kept for a comparison. */
+  digest?: string
   good?: StaticPod[]
   goodConfigMaps?: ConfigMap[]
   goodSecrets?: Secret[]
@@ -59,8 +61,9 @@ export class ManifestCache {
     const entry = this.entry(location)
     delete entry.readIssue
     const others = this.spentBeside(location)
-    if (entry.text === text && !(entry.refusedBeside && hasMoreRoom(others, entry.refusedBeside))) return false
-    entry.text = text
+    const digest = createHash('sha256').update(text).digest('base64')
+    if (entry.digest === digest && !(entry.refusedBeside && hasMoreRoom(others, entry.refusedBeside))) return false
+    entry.digest = digest
     const result =
       text.trim() === ''
         ? {pods: [], configMaps: [], secrets: [], issues: [{location, document: 0, field: '', message: 'is empty'}], warnings: [], cost: NO_COST, sourceFull: false}

@@ -11,6 +11,7 @@ import {validatePod} from './validate.js'
 import {unknownFields, type ValidationMode} from './unknown-fields.js'
 import {describeRef, issueAt, type DocumentRef} from './where.js'
 import {withoutNulls} from './without-nulls.js'
+import {addCost, NO_COST, type SourceCost} from './source-cost.js'
 
 export interface ManifestSet {
   pods: StaticPod[]
@@ -24,12 +25,18 @@ export interface BuildResult extends ManifestSet {
   issues: FieldIssue[]
   /** Unknown fields under `--validate=warn`: reported, not refused. */
   warnings: FieldIssue[]
+  /** What the objects decoded cost their sources, all together. */
+  cost: SourceCost
+  /** Some location was refused only because its source had no room left. */
+  sourceFull?: boolean
 }
 
 export interface BuildOptions {
   nodeName: string
   /** Unknown fields: errors (default), warnings, or ignored. */
   validate?: ValidationMode | undefined
+  /** What the source of these blobs holds already elsewhere (a watched directory's other files). */
+  spent?: SourceCost
 }
 
 export function buildManifests(blobs: readonly ManifestBlob[], opts: BuildOptions): BuildResult {
@@ -37,8 +44,16 @@ export function buildManifests(blobs: readonly ManifestBlob[], opts: BuildOption
   const warnings: FieldIssue[] = []
   const mode = opts.validate ?? 'strict'
   const decoded: Array<DecodedObject & {source: ManifestBlob['source']}> = []
+  // The files of one directory are charged to it together; any other location is a source of its own.
+  const spent = new Map<string, SourceCost>()
+  let cost = NO_COST
+  let sourceFull = false
   for (const blob of blobs) {
-    const result = decodeManifest(blob.location, blob.text)
+    const key = blob.directory ?? blob.location
+    const result = decodeManifest(blob.location, blob.text, spent.get(key) ?? opts.spent ?? NO_COST)
+    spent.set(key, addCost(spent.get(key) ?? opts.spent ?? NO_COST, result.cost))
+    cost = addCost(cost, result.cost)
+    if (result.sourceFull) sourceFull = true
     for (const issue of result.issues) issues.push(issue) // not push(...): a 10 MiB file can hold a million issues
     for (const obj of result.objects) decoded.push({...obj, source: blob.source})
   }
@@ -50,9 +65,9 @@ export function buildManifests(blobs: readonly ManifestBlob[], opts: BuildOption
     for (const u of unknown) (mode === 'strict' ? issues : warnings).push(issueAt(obj.ref, u.field, u.message))
   }
   for (const issue of findDuplicates(decoded)) issues.push(issue)
-  if (issues.length > 0) return {pods: [], configMaps: [], secrets: [], issues: capIssues(issues), warnings: capIssues(warnings)}
+  if (issues.length > 0) return {pods: [], configMaps: [], secrets: [], issues: capIssues(issues), warnings: capIssues(warnings), cost: NO_COST, sourceFull}
 
-  const set: BuildResult = {pods: [], configMaps: [], secrets: [], issues, warnings: capIssues(warnings)}
+  const set: BuildResult = {pods: [], configMaps: [], secrets: [], issues, warnings: capIssues(warnings), cost}
   for (const obj of decoded) {
     if (obj.kind === 'Pod') {
       const source = {kind: obj.source, location: obj.ref.location, document: obj.ref.document}

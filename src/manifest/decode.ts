@@ -8,9 +8,10 @@ import type {FieldIssue} from '../util/errors.js'
 import {isObject, show, typeName, type JsonObject} from '../util/check.js'
 import {issueAt, type DocumentRef} from './where.js'
 import {MAX_OBJECTS} from './limits.js'
-import {prescanYaml} from './prescan.js'
+import {prescan, prescanYaml} from './prescan.js'
+import {doubleQuotedOver, NO_COST, objectsOver, type SourceCost} from './source-cost.js'
 import {rewriteEscapes} from './yaml-escapes.js'
-import {yamlToJson} from './yaml-to-json.js'
+import {MAX_ALIAS_VALUES, yamlToJson, type AliasBudget} from './yaml-to-json.js'
 
 export type DecodedKind = 'Pod' | 'ConfigMap' | 'Secret'
 
@@ -24,6 +25,10 @@ export interface DecodedObject {
 export interface DecodeResult {
   objects: DecodedObject[]
   issues: FieldIssue[]
+  /** What the objects returned cost their source (nothing when none are). */
+  cost: SourceCost
+  /** Refused only because its source has no room left beside its other locations. */
+  sourceFull?: true
 }
 
 /** kubelet's hasJSONPrefix: after white space, a '{'. */
@@ -36,17 +41,20 @@ export {MAX_DOCUMENTS} from './limits.js'
 /** Syntax errors reported per document: the first ones say what is wrong. */
 const MAX_SYNTAX_ERRORS = 20
 
-export function decodeManifest(location: string, text: string): DecodeResult {
+/** `spent`: what the other locations of the same source hold already (see source-cost.ts). */
+export function decodeManifest(location: string, text: string, spent: SourceCost = NO_COST): DecodeResult {
   const objects: DecodedObject[] = []
   const issues: FieldIssue[] = []
+  const refused = (message: string): DecodeResult => ({objects: [], issues: [issueAt({location, document: 0}, '', message)], cost: NO_COST})
   // Over a limit: refused before parsing, so a bomb of any shape costs milliseconds.
-  const tooLarge = prescanYaml(text)
-  if (tooLarge) {
-    issues.push(issueAt({location, document: 0}, '', tooLarge))
-    return {objects, issues}
-  }
+  const pre = prescan(text)
+  if (pre.problem) return refused(pre.problem)
+  const sourceFull = doubleQuotedOver(spent, pre.doubleQuoted)
+  if (sourceFull) return {...refused(sourceFull), sourceFull: true}
   const lineCounter = new LineCounter()
   const docs = parseQuietly(() => parseDocuments(text, lineCounter))
+  const aliases: AliasBudget = {left: MAX_ALIAS_VALUES}
+  let aliasesSpent = false
   docs.forEach((doc, document) => {
     const ref: DocumentRef = {location, document}
     if (doc.errors.length > 0) {
@@ -60,19 +68,22 @@ export function decodeManifest(location: string, text: string): DecodeResult {
       if (doc.errors.length > MAX_SYNTAX_ERRORS) issues.push(issueAt(ref, '', `invalid YAML: and ${doc.errors.length - MAX_SYNTAX_ERRORS} more syntax errors`))
       return
     }
-    const json = yamlToJson(doc)
+    // Once the location's alias budget is spent, its other documents are not walked again.
+    if (aliasesSpent) return
+    const json = yamlToJson(doc, aliases)
     if ('message' in json) {
       const pos = lineCounter.linePos(json.offset)
       issues.push(issueAt(ref, '', `invalid YAML: ${json.message} at line ${pos.line}, column ${pos.col}`))
+      if (aliases.left < 0) aliasesSpent = true
       return
     }
     if (json.value === null) return
     decodeValue(json.value, ref, objects, issues)
   })
-  if (objects.length > MAX_OBJECTS) {
-    return {objects: [], issues: [issueAt({location, document: 0}, '', `holds ${objects.length} objects; at most ${MAX_OBJECTS} are allowed in one location`)]}
-  }
-  return {objects, issues}
+  if (objects.length > MAX_OBJECTS) return refused(`holds ${objects.length} objects; at most ${MAX_OBJECTS} are allowed in one location`)
+  const tooMany = objectsOver(spent, objects.length)
+  if (tooMany) return {...refused(tooMany), sourceFull: true}
+  return {objects, issues, cost: issues.length > 0 ? NO_COST : {doubleQuoted: pre.doubleQuoted, objects: objects.length}}
 }
 
 /**

@@ -34,3 +34,12 @@ export const MAX_BLOCK_DEPTH = 1000
  * text fits in a block scalar (`|`) or single quotes, which cost nothing extra.
  */
 export const MAX_DOUBLE_QUOTED = 2 * 1024 * 1024
+
+// Per source: a directory's files together (a URL is one body, held to the limits above). Each
+// file is also held to its own limits; these keep thirty files just under them from adding up.
+
+/** Characters in double-quoted scalars of one directory's manifests together. */
+export const MAX_SOURCE_DOUBLE_QUOTED = 4 * 1024 * 1024
+
+/** Kubernetes objects (Pods, ConfigMaps, Secrets) of one directory's manifests together. */
+export const MAX_SOURCE_OBJECTS = 1000

@@ -5,7 +5,8 @@
 import {errorMessage, InvalidInputError, type FieldIssue} from '../util/errors.js'
 import {podHostname} from '../kuberuntime/sandbox-config.js'
 import {buildManifests, type ManifestSet} from './build.js'
-import {readManifestGroups, type ManifestIO} from './read.js'
+import {readManifestGroups, type BlobGroup, type ManifestIO} from './read.js'
+import type {StaticPod} from '../api/types.js'
 import type {ValidationMode} from './unknown-fields.js'
 import {startAfterIssues} from './start-after.js'
 
@@ -20,6 +21,8 @@ export interface LoadOptions {
   validate?: ValidationMode | undefined
   /** Each unknown field under `validate: warn`, before anything runs. */
   onWarning?: ((issue: FieldIssue) => void) | undefined
+  /** The most pods the node runs (kubelet maxPods): more in the manifests is invalid input. */
+  maxPods?: number | undefined
 }
 
 export async function loadStaticPods(locations: readonly string[], opts: LoadOptions): Promise<ManifestSet> {
@@ -47,5 +50,23 @@ export async function loadStaticPods(locations: readonly string[], opts: LoadOpt
     .filter((g) => !g.blobs.some((b) => withPods.has(b.location)))
     .map((g) => ({location: g.arg, document: 0, field: '', message: 'holds no Pod (empty, only comments or separators, or only ConfigMaps and Secrets)'}))
   if (empty.length > 0) throw new InvalidInputError(empty)
+  const tooMany = maxPodsIssue(groups, set.pods, opts.maxPods)
+  if (tooMany) throw new InvalidInputError([tooMany])
   return set
+}
+
+/** More pods than the node runs: refused whole, before any of them is created, naming the location that passes the limit. */
+function maxPodsIssue(groups: readonly BlobGroup[], pods: readonly StaticPod[], maxPods: number | undefined): FieldIssue | undefined {
+  if (maxPods === undefined || pods.length <= maxPods) return undefined
+  const perLocation = new Map<string, number>()
+  for (const p of pods) perLocation.set(p.source.location, (perLocation.get(p.source.location) ?? 0) + 1)
+  let counted = 0
+  for (const g of groups) {
+    const here = g.blobs.reduce((n, b) => n + (perLocation.get(b.location) ?? 0), 0)
+    counted += here
+    if (counted > maxPods) {
+      return {location: g.arg, document: 0, field: '', message: `passes maxPods (${maxPods}), the most pods this node runs: the locations given define ${pods.length} pods in all, ${here} of them here`}
+    }
+  }
+  return undefined
 }

@@ -10,6 +10,18 @@ const DOCUMENT_MODE = '\x02'
 
 /** Why the text is over a limit (one sentence), or undefined when it may be parsed. */
 export function prescanYaml(text: string): string | undefined {
+  return prescan(text).problem
+}
+
+export interface PrescanResult {
+  /** Why the text is over a limit, when it is. */
+  problem?: string
+  /** Characters in double-quoted scalars: what a source's budget of them is charged. */
+  doubleQuoted: number
+}
+
+/** Like prescanYaml, with what a source's limits count. */
+export function prescan(text: string): PrescanResult {
   let documents = 0
   let inDocument = false
   let tokens = 0
@@ -18,6 +30,7 @@ export function prescanYaml(text: string): string | undefined {
   let atLineStart = true
   let scalarNext = false
   let doubleQuoted = 0
+  const over = (problem: string): PrescanResult => ({problem, doubleQuoted})
   for (const tok of new Lexer().lex(text)) {
     if (scalarNext) {
       // A scalar's source may start with spaces or '#': it is content, whatever it looks like.
@@ -43,7 +56,7 @@ export function prescanYaml(text: string): string | undefined {
       continue
     } else {
       if (tok[0] === '"' && (doubleQuoted += tok.length) > MAX_DOUBLE_QUOTED) {
-        return `has more than ${MAX_DOUBLE_QUOTED / 1024 / 1024} MiB of double-quoted strings; write large text as a block scalar (|) or in single quotes`
+        return over(`has more than ${MAX_DOUBLE_QUOTED / 1024 / 1024} MiB of double-quoted strings; write large text as a block scalar (|) or in single quotes`)
       }
       atLineStart = false
       if (tok === '---') {
@@ -56,16 +69,16 @@ export function prescanYaml(text: string): string | undefined {
         documents++
       }
       if (tok === '[' || tok === '{') {
-        if (++flowDepth > MAX_FLOW_DEPTH) return `nests [ and { deeper than ${MAX_FLOW_DEPTH} levels`
+        if (++flowDepth > MAX_FLOW_DEPTH) return over(`nests [ and { deeper than ${MAX_FLOW_DEPTH} levels`)
       } else if (tok === ']' || tok === '}') {
         if (flowDepth > 0) flowDepth--
       } else if ((tok === '-' || tok === '?' || tok === ':') && flowDepth === 0) {
         // Block indicators only: inside [ ] or { } (minified JSON on one line) they nest nothing.
-        if (++lineDepth > MAX_BLOCK_DEPTH) return `nests YAML blocks deeper than ${MAX_BLOCK_DEPTH} levels`
+        if (++lineDepth > MAX_BLOCK_DEPTH) return over(`nests YAML blocks deeper than ${MAX_BLOCK_DEPTH} levels`)
       }
     }
-    if (documents > MAX_DOCUMENTS) return `has more than ${MAX_DOCUMENTS} YAML documents; at most ${MAX_DOCUMENTS} are allowed in one location`
-    if (++tokens > MAX_TOKENS) return `has more than ${MAX_TOKENS} YAML tokens (keys, values, list items); no manifest needs that many`
+    if (documents > MAX_DOCUMENTS) return over(`has more than ${MAX_DOCUMENTS} YAML documents; at most ${MAX_DOCUMENTS} are allowed in one location`)
+    if (++tokens > MAX_TOKENS) return over(`has more than ${MAX_TOKENS} YAML tokens (keys, values, list items); no manifest needs that many`)
   }
-  return undefined
+  return {doubleQuoted}
 }

@@ -20,6 +20,8 @@ export interface ManifestBlob {
   location: string
   source: PodSource['kind']
   text: string
+  /** The directory it was read from: the files of one directory share its limits. */
+  directory?: string
 }
 
 export interface FileStat {
@@ -136,7 +138,7 @@ async function readPath(path: string, io: ManifestIO): Promise<ReadResult> {
       }
       const blob = await readOneFile(file, fst, io)
       total += Buffer.byteLength(blob.text)
-      blobs.push(blob)
+      blobs.push({...blob, directory: path})
     } catch (err) {
       issues.push(readIssue(file, errorMessage(err)))
     }

@@ -15,7 +15,7 @@ import {isAlias, isMap, isPair, isScalar, isSeq, type Alias, type Document, type
 import {MAX_BLOCK_DEPTH, MAX_FLOW_DEPTH, MAX_TOKENS} from './limits.js'
 import {jsonKey, resolveScalar} from './yaml-resolve.js'
 
-/** Nodes that aliases and merge keys may copy in one document, all together. */
+/** Nodes that aliases and merge keys may copy in one location (all its documents), all together. */
 export const MAX_ALIAS_VALUES = MAX_TOKENS
 
 /** Nesting of the JSON value, aliases included; the text itself cannot nest deeper (prescan.ts). */
@@ -42,12 +42,17 @@ interface Walk {
   targets: Map<Alias, Node>
   /** Above 0 while copying an alias's node: no anchor is set then. */
   copying: number
-  /** Nodes that aliases may still copy. */
-  budget: number
+  /** Nodes that aliases may still copy, shared by the documents of one location. */
+  budget: AliasBudget
 }
 
-export function yamlToJson(doc: Document.Parsed): YamlToJsonResult {
-  const walk: Walk = {anchors: new Map(), targets: new Map(), copying: 0, budget: MAX_ALIAS_VALUES}
+/** What aliases may still copy; one per location, so 1000 documents cannot copy 1000 times as much. */
+export interface AliasBudget {
+  left: number
+}
+
+export function yamlToJson(doc: Document.Parsed, budget: AliasBudget = {left: MAX_ALIAS_VALUES}): YamlToJsonResult {
+  const walk: Walk = {anchors: new Map(), targets: new Map(), copying: 0, budget}
   try {
     return {value: toValue(doc.contents, walk, 0)}
   } catch (err) {
@@ -60,8 +65,8 @@ function toValue(node: unknown, walk: Walk, depth: number): unknown {
   if (node === null || node === undefined) return null
   const offset = offsetOf(node)
   if (depth > MAX_DEPTH) throw new YamlValueError(`values nest deeper than ${MAX_DEPTH} levels`, offset)
-  if (walk.copying > 0 && --walk.budget < 0) {
-    throw new YamlValueError(`aliases expand to more than ${MAX_ALIAS_VALUES} values, which no manifest needs`, offset)
+  if (walk.copying > 0 && --walk.budget.left < 0) {
+    throw new YamlValueError(`aliases expand to more than ${MAX_ALIAS_VALUES} values in this location, which no manifest needs`, offset)
   }
   let value: unknown
   if (isAlias(node)) {

@@ -25,8 +25,9 @@ async function select(node: KubeNode, sel: DownSelector): Promise<ManagedPod[]> 
       return p
     })
   }
-  // Only the pods' names matter here: unknown fields must not keep a user from stopping pods.
-  const {pods: wanted} = await loadStaticPods(sel.locations, manifestLoadOptions(node.config, node.logger, 'ignore'))
+  // Only the pods' names matter here: unknown fields, or more pods than the node runs, must not
+  // keep a user from stopping pods.
+  const {pods: wanted} = await loadStaticPods(sel.locations, {...manifestLoadOptions(node.config, node.logger, 'ignore'), maxPods: undefined})
   const uids = new Map(wanted.map((sp) => [sp.pod.metadata.uid, sp]))
   return pods.filter((p) => uids.has(p.observed.uid)).map((p) => ({...p, sp: uids.get(p.observed.uid)!}))
 }

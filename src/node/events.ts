@@ -7,12 +7,22 @@ import {rfc3339} from '../status/container-status.js'
 import {readAllPodEvents, readPodEvents} from '../store/event-store.js'
 import {listManagedPods, matchesName} from './pods.js'
 import {NotFoundError} from '../util/errors.js'
+import {hashOf} from '../util/hash.js'
 
-function toEvent(node: KubeNode, pod: PodEvents, e: PodEvent, i: number): Event {
+/**
+ * The kubelet's `<pod>.<hex>` name, from what identifies the event in its pod's list (the fields
+ * that coalesce repeats) and when it began: the same for the event's whole life, whatever older
+ * events are dropped around it, so `events --watch` and API clients see each event once.
+ */
+export function eventName(pod: Pick<PodEvents, 'uid' | 'name'>, e: PodEvent): string {
+  return `${pod.name}.${e.firstTimestamp.toString(16)}${hashOf({uid: pod.uid, type: e.type, reason: e.reason, message: e.message, fieldPath: e.fieldPath ?? ''}, 8)}`
+}
+
+function toEvent(node: KubeNode, pod: PodEvents, e: PodEvent): Event {
   const event: Event = {
     apiVersion: 'v1',
     kind: 'Event',
-    metadata: {name: `${pod.name}.${e.firstTimestamp.toString(16)}${i.toString(16)}`, namespace: pod.namespace},
+    metadata: {name: eventName(pod, e), namespace: pod.namespace},
     involvedObject: {apiVersion: 'v1', kind: 'Pod', name: pod.name, namespace: pod.namespace, uid: pod.uid, ...(e.fieldPath ? {fieldPath: e.fieldPath} : {})},
     reason: e.reason,
     message: e.message,
@@ -42,7 +52,7 @@ export async function listEvents(node: KubeNode, podName?: string): Promise<Even
     docs = (await readAllPodEvents(fs, config.rootDir)).filter((d) => d.name.endsWith(`-${config.nodeName}`))
   }
   const items = docs
-    .flatMap((d) => d.events.map((e, i) => ({e, event: toEvent(node, d, e, i)})))
+    .flatMap((d) => d.events.map((e) => ({e, event: toEvent(node, d, e)})))
     .sort((a, b) => a.e.lastTimestamp - b.e.lastTimestamp)
     .map(({event}) => event)
   return {apiVersion: 'v1', kind: 'EventList', metadata: {resourceVersion: ''}, items}

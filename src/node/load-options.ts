@@ -3,7 +3,7 @@
 import type {LoadOptions} from '../manifest/load.js'
 import {formatIssue} from '../util/errors.js'
 import type {ValidationMode} from '../manifest/unknown-fields.js'
-import type {NodeConfig} from './config.js'
+import {DEFAULT_MAX_PODS, type NodeConfig} from './config.js'
 import type {Logger} from '../util/logger.js'
 import {processManifestIO} from './manifest-io.js'
 
@@ -14,5 +14,6 @@ export function manifestLoadOptions(config: NodeConfig, logger: Logger, validate
     io: processManifestIO(),
     validate,
     onWarning: (issue) => logger.warn('Unknown field in manifest', {problem: formatIssue(issue)}),
+    maxPods: config.maxPods ?? DEFAULT_MAX_PODS,
   }
 }

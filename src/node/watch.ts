@@ -7,6 +7,7 @@ import type {ManifestSource} from '../sources/types.js'
 import {acquireLock} from './lock.js'
 import {createFileSource} from '../sources/file-source.js'
 import {createHttpSource} from '../sources/http-source.js'
+import {IssueLog} from '../sources/issue-log.js'
 import {PodConfig} from '../sources/pod-config.js'
 import {Pleg} from '../pleg/relist.js'
 import {SyncLoop} from '../loop/sync-loop.js'
@@ -101,7 +102,8 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     // watch gives no new active deadline window).
     for (const record of await readAllStatusRecords(node.fs, node.config.rootDir).catch(() => [])) restoreInstanceStart(node, record)
     const sources = createSources(node, opts)
-    const podConfig = new PodConfig(sources.map((s) => s.name))
+    const podConfig = new PodConfig(sources.map((s) => s.name), node.config.maxPods ?? DEFAULT_MAX_PODS)
+    const capacityLog = new IssueLog('all sources', logger, 'pods not added')
     const statusRecorder = new StatusStore({fs: node.fs, rootDir: node.config.rootDir, clock, logger}, currentWriter('watch'))
     opts.metrics.countStoreWrites(() => ({status: statusRecorder.writeCount(), events: node.events.writeCount()}))
     const pleg = new Pleg(node.cache, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}, opts.metrics.pleg)
@@ -136,6 +138,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     for (const s of sources) {
       s.start((snapshot) => {
         const updates = podConfig.apply(snapshot, clock.now())
+        capacityLog.report(podConfig.capacityIssues(), () => false)
         opts.metrics.setManifestErrors(snapshot.source, snapshot.issues.length)
         loop.handleUpdates(updates)
       })

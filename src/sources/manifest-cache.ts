@@ -1,18 +1,21 @@
 // The last good version of every manifest location of one source, and the snapshot built from
 // them. State, but no I/O and no clock: the file and HTTP sources feed it what they read.
 //
-// Per location: the text last read (unchanged text is not decoded again), the pods of the last
+// Per location: a digest of the text last read (unchanged text is not decoded again), the pods of the last
 // text that decoded and validated ("last good"), and the current problems. A location that is
 // broken now keeps its last good pods in the snapshot, so a half-written file or a typo never
 // removes a running pod; a location that was never good contributes only its problems.
+import {createHash} from 'node:crypto'
 import type {ConfigMap, PodSource, Secret, StaticPod} from '../api/types.js'
 import {buildManifests} from '../manifest/build.js'
 import type {ValidationMode} from '../manifest/unknown-fields.js'
 import type {FieldIssue} from '../util/errors.js'
 import {startAfterIssues} from '../manifest/start-after.js'
+import {addCost, NO_COST, type SourceCost} from '../manifest/source-cost.js'
 
 interface Entry {
-  text?: string
+  /** A digest of the text last read, not the text: a directory's 64 MiB is not kept for a comparison. */
+  digest?: string
   good?: StaticPod[]
   goodConfigMaps?: ConfigMap[]
   goodSecrets?: Secret[]
@@ -20,6 +23,10 @@ interface Entry {
   /** Unknown fields of the current text under `validate: warn`. */
   warnings: FieldIssue[]
   readIssue?: FieldIssue
+  /** What the last good version costs the source (source-cost.ts). */
+  cost: SourceCost
+  /** Refused for want of room in the source: what the other locations held then. */
+  refusedBeside?: SourceCost
 }
 
 export interface CacheSnapshot {
@@ -29,6 +36,11 @@ export interface CacheSnapshot {
   complete: boolean
   configMaps: ConfigMap[]
   secrets: Secret[]
+}
+
+/** Some location was removed or shrank since: a file refused for want of room may fit now. */
+function hasMoreRoom(now: SourceCost, then: SourceCost): boolean {
+  return now.doubleQuoted < then.doubleQuoted || now.objects < then.objects
 }
 
 export class ManifestCache {
@@ -48,20 +60,25 @@ export class ManifestCache {
   setText(location: string, text: string): boolean {
     const entry = this.entry(location)
     delete entry.readIssue
-    if (entry.text === text) return false
-    entry.text = text
+    const others = this.spentBeside(location)
+    const digest = createHash('sha256').update(text).digest('base64')
+    if (entry.digest === digest && !(entry.refusedBeside && hasMoreRoom(others, entry.refusedBeside))) return false
+    entry.digest = digest
     const result =
       text.trim() === ''
-        ? {pods: [], configMaps: [], secrets: [], issues: [{location, document: 0, field: '', message: 'is empty'}], warnings: []}
-        : buildManifests([{location, source: this.kind, text}], {nodeName: this.nodeName, validate: this.validate})
+        ? {pods: [], configMaps: [], secrets: [], issues: [{location, document: 0, field: '', message: 'is empty'}], warnings: [], cost: NO_COST, sourceFull: false}
+        : buildManifests([{location, source: this.kind, text}], {nodeName: this.nodeName, validate: this.validate, spent: others})
     entry.decodeIssues = result.issues
     entry.warnings = result.warnings
+    if (result.sourceFull) entry.refusedBeside = others
+    else delete entry.refusedBeside
     if (result.issues.length === 0) {
       entry.good = result.pods
       entry.goodConfigMaps = result.configMaps
       entry.goodSecrets = result.secrets
+      entry.cost = result.cost
     }
-    return result.issues.length > 0
+    return result.issues.length > 0 && !result.sourceFull
   }
 
   /** The location exists but could not be read (permissions, size, encoding, transport). */
@@ -129,10 +146,17 @@ export class ManifestCache {
     return {pods, issues: [...issues, ...duplicates, ...order], warnings, complete, configMaps, secrets}
   }
 
+  /** What every other location's last good version costs: the source's limits count them all. */
+  private spentBeside(location: string): SourceCost {
+    let spent = NO_COST
+    for (const [other, entry] of this.entries) if (other !== location) spent = addCost(spent, entry.cost)
+    return spent
+  }
+
   private entry(location: string): Entry {
     let entry = this.entries.get(location)
     if (!entry) {
-      entry = {decodeIssues: [], warnings: []}
+      entry = {decodeIssues: [], warnings: [], cost: NO_COST}
       this.entries.set(location, entry)
     }
     return entry

@@ -24,8 +24,13 @@ export class PodConfig {
   /** UID → pod, in desired order. */
   private stored = new Map<string, Held>()
   private conflicts = new Map<string, FieldIssue[]>()
+  private overCapacity: FieldIssue[] = []
 
-  constructor(private readonly sourceNames: string[]) {}
+  /** `maxPods`: the most pods all sources together may define; the rest are refused, not admitted. */
+  constructor(
+    private readonly sourceNames: string[],
+    private readonly maxPods = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** Merge a snapshot; returns the operations for the pod workers, in the kubelet's order REMOVE, ADD, UPDATE, RECONCILE (each non-empty). */
   apply(snapshot: SourceSnapshot, now: number): PodUpdate[] {
@@ -98,7 +103,12 @@ export class PodConfig {
 
   /** Current issues by source (for logs and /pods). */
   issues(): FieldIssue[] {
-    return this.sourceNames.flatMap((s) => [...(this.latest.get(s)?.issues ?? []), ...(this.conflicts.get(s) ?? [])])
+    return [...this.sourceNames.flatMap((s) => [...(this.latest.get(s)?.issues ?? []), ...(this.conflicts.get(s) ?? [])]), ...this.overCapacity]
+  }
+
+  /** The pods left out because the sources define more than maxPods, one issue per location. */
+  capacityIssues(): FieldIssue[] {
+    return this.overCapacity
   }
 
   /**
@@ -119,6 +129,7 @@ export class PodConfig {
     const byName = new Map<string, Held>()
     const byUid = new Map<string, Held>()
     const accepted = new Set<number>()
+    const refused: Held[] = []
     this.conflicts = new Map()
     for (const c of byPriority) {
       const other = byName.get(nameKey(c.pod)) ?? byUid.get(c.pod.pod.metadata.uid)
@@ -130,8 +141,14 @@ export class PodConfig {
       }
       byName.set(nameKey(c.pod), c)
       byUid.set(c.pod.pod.metadata.uid, c)
+      // Pods already held come first in byPriority: a new file never displaces a running pod.
+      if (accepted.size >= this.maxPods) {
+        refused.push(c)
+        continue
+      }
       accepted.add(c.order)
     }
+    this.overCapacity = capacityIssues(refused, this.maxPods)
     const desired = new Map<string, Held>()
     for (const c of candidates) if (accepted.has(c.order)) desired.set(c.pod.pod.metadata.uid, {pod: c.pod, source: c.source})
     return desired
@@ -140,6 +157,25 @@ export class PodConfig {
 
 function nameKey(p: StaticPod): string {
   return `${p.pod.metadata.namespace}/${p.manifestName}`
+}
+
+/** One issue per location naming its refused pods (a few of them) and the limit. */
+function capacityIssues(refused: readonly Held[], maxPods: number): FieldIssue[] {
+  const byLocation = new Map<string, Held[]>()
+  for (const r of refused) {
+    const list = byLocation.get(r.pod.source.location) ?? []
+    list.push(r)
+    byLocation.set(r.pod.source.location, list)
+  }
+  return [...byLocation].map(([location, held]) => {
+    const names = held.slice(0, 3).map((h) => `"${nameKey(h.pod)}"`).join(', ') + (held.length > 3 ? ` and ${held.length - 3} more` : '')
+    return {
+      location,
+      document: held[0]!.pod.source.document,
+      field: '',
+      message: `${held.length === 1 ? 'pod' : `${held.length} pods`} ${names} not added: the manifest sources define more than maxPods (${maxPods}) pods, the most this node runs; the pods already running keep their places`,
+    }
+  })
 }
 
 function conflictIssue(loser: Held, winner: Held): FieldIssue {

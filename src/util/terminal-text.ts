@@ -18,6 +18,18 @@ export function escapeControls(text: string): string {
   })
 }
 
+// What JSON.stringify leaves raw of UNSAFE: DEL, C1 and the bidi marks.
+const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+/**
+ * `\uNNNN` for each unsafe character that JSON.stringify leaves raw. Only for text where such a
+ * character can stand only inside a string that `\u` escapes (JSON output, YAML double-quoted
+ * scalars): the value read back is unchanged.
+ */
+export function escapeRawInQuotes(text: string): string {
+  return text.replace(RAW_IN_JSON, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
 /** True when `text` holds something escapeControls would change. */
 export function hasControls(text: string): boolean {
   UNSAFE.lastIndex = 0

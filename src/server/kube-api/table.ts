@@ -4,6 +4,7 @@
 // priority-1 ones unless `-o wide`. Pure: `now` is given.
 import type {Event, Pod} from '../../api/types.js'
 import {timestampSince} from '../../util/human-duration.js'
+import {escapeControls} from '../../util/terminal-text.js'
 
 export interface ColumnDefinition {
   name: string
@@ -144,6 +145,11 @@ export function podCells(pod: Pod, now: number): unknown[] {
   ]
 }
 
+/** kubectl prints cells as they come: runtime reasons and messages that quote input are escaped as kube-node's own tables are. */
+function safeCell(cell: unknown): unknown {
+  return typeof cell === 'string' ? escapeControls(cell) : cell
+}
+
 function rowObject(obj: Pod | Event, include: IncludeObject): unknown {
   if (include === 'None') return undefined
   if (include === 'Object') return obj
@@ -154,7 +160,7 @@ export function podRow(pod: Pod, now: number, include: IncludeObject): TableRow 
   const phase = pod.status?.phase
   const object = rowObject(pod, include)
   return {
-    cells: podCells(pod, now),
+    cells: podCells(pod, now).map(safeCell),
     // As the API server marks finished pods (podSuccessConditions, podFailedConditions).
     ...(phase === 'Succeeded' || phase === 'Failed' ? {conditions: [{type: 'Completed', status: 'True'}]} : {}),
     ...(object !== undefined ? {object} : {}),
@@ -183,7 +189,7 @@ export function eventCells(e: Event, now: number): unknown[] {
 
 export function eventRow(e: Event, now: number, include: IncludeObject): TableRow {
   const object = rowObject(e, include)
-  return {cells: eventCells(e, now), ...(object !== undefined ? {object} : {})}
+  return {cells: eventCells(e, now).map(safeCell), ...(object !== undefined ? {object} : {})}
 }
 
 export function table(columns: readonly ColumnDefinition[], rows: TableRow[], resourceVersion: string): Table {

@@ -27,6 +27,12 @@ export const SHAPES = {
   '--- !tag documents': [() => fill('--- !t\n'), 'refused', 'more than 1000 YAML documents'],
   'pods separated by ...': [() => fill(`${POD}...\n`), 'refused', 'more than 1000 YAML documents'],
   'alias bomb': [aliasBomb, 'refused', 'invalid YAML|alias'],
+  // Each document copies ~90 000 values, under the limit alone: the limit is per location.
+  '380 documents of 90 000 alias copies each': [() => {
+    const ten = (x) => `[${Array(10).fill(x).join(',')}]`
+    const doc = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\na: &a ${ten(1)}\nb: &b ${ten('*a')}\nc: &c ${ten('*b')}\nd: &d ${ten('*c')}\ne: [*d,*d,*d,*d,*d,*d,*d]\n`
+    return Array(380).fill(doc).join('---\n')
+  }, 'refused', 'aliases expand to more than 100000 values in this location'],
   'deep block indentation': [() => Array.from({length: 3000}, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' x\n', 'refused', 'deeper than 1000'],
   'one 10 MiB double-quoted scalar': [() => POD.replace('name: p', `name: p\n  annotations:\n    big: "${'y'.repeat(SIZE - 300)}"`), 'refused', 'more than 2 MiB of double-quoted strings'],
   'one 10 MiB plain scalar': [() => POD.replace('name: p', `name: p\n  annotations:\n    big: ${'y'.repeat(SIZE - 300)}`), 'accepted'],

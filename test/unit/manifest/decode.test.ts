@@ -20,8 +20,8 @@ describe('decodeManifest', () => {
   })
 
   it('returns nothing for an empty file', () => {
-    expect(decodeManifest('m.yaml', '')).toEqual({objects: [], issues: []})
-    expect(decodeManifest('m.yaml', '---\n# nothing\n')).toEqual({objects: [], issues: []})
+    expect(decodeManifest('m.yaml', '')).toMatchObject({objects: [], issues: []})
+    expect(decodeManifest('m.yaml', '---\n# nothing\n')).toMatchObject({objects: [], issues: []})
   })
 
   it('decodes JSON', () => {

@@ -2,11 +2,11 @@
 // holds {"server": "http://127.0.0.1:10255", "pid": 1234}, written once the port is bound and
 // removed on a clean stop. The file alone proves nothing (kill -9 leaves it): a reader trusts it
 // only while the root dir's lock is held by the pid it names.
-import {connect} from 'node:net'
 import {constants} from 'node:fs'
-import {open, readFile, realpath, rename, rm, writeFile, type FileHandle} from 'node:fs/promises'
+import {open, rename, rm, writeFile, type FileHandle} from 'node:fs/promises'
 import {join} from 'node:path'
-import {LOCK_FILE, lockName} from './lock.js'
+import {LOCK_FILE} from './lock.js'
+import {holdsExclusiveLock} from '../host/flock.js'
 
 export const API_ADDRESS_FILE = 'kube-node.api'
 
@@ -68,31 +68,9 @@ async function readApiAddressFile(path: string): Promise<ApiAddress | undefined>
   }
 }
 
-/** True while some process holds the root dir's lock (connecting to its abstract socket succeeds). */
-async function lockHeld(rootDir: string): Promise<boolean> {
-  let real: string
-  try {
-    real = await realpath(rootDir)
-  } catch {
-    return false
-  }
-  return new Promise((resolve) => {
-    const socket = connect({path: lockName(real)})
-    socket.once('connect', () => {
-      socket.destroy()
-      resolve(true)
-    })
-    socket.once('error', () => resolve(false))
-  })
-}
-
 /** The API address of the watch running with this root dir, or undefined when none runs or it serves none. */
 export async function runningApiAddress(rootDir: string): Promise<ApiAddress | undefined> {
-  const [addr, held, holder] = await Promise.all([
-    readApiAddressFile(join(rootDir, API_ADDRESS_FILE)),
-    lockHeld(rootDir),
-    readFile(join(rootDir, LOCK_FILE), 'utf8').catch(() => ''),
-  ])
-  if (!addr || !held || holder.trim() !== String(addr.pid)) return undefined
+  const addr = await readApiAddressFile(join(rootDir, API_ADDRESS_FILE))
+  if (!addr || !(await holdsExclusiveLock(addr.pid, join(rootDir, LOCK_FILE)))) return undefined
   return addr
 }

@@ -34,7 +34,7 @@ export default class Watch extends BaseCommand<typeof Watch> {
     address: Flags.string({summary: 'Address of the /healthz, /pods and /metrics server.', default: '127.0.0.1'}),
     port: Flags.integer({summary: 'Port of /healthz, /pods and /metrics (0 disables).', default: 10255, min: 0, max: 65535}),
     'healthz-port': Flags.integer({summary: 'Port of a /healthz-only server (0 disables).', default: 10248, min: 0, max: 65535}),
-    'allow-remote-api': Flags.boolean({summary: 'Serve the read-only Kubernetes API on a non-loopback --address too (no authentication: anyone who reaches the address reads every pod and log).'}),
+    'allow-remote-api': Flags.boolean({summary: 'Serve the read-only Kubernetes API on a non-loopback --address too (pods have no authentication: anyone who reaches the address reads every pod; logs and events need the kubeconfig credential).'}),
     'notify-ready': Flags.string({summary: 'With NOTIFY_SOCKET set (systemd Type=notify): send READY=1 once every pod is at its goal (all: Running and Ready, or finished) or started (started).', options: ['all', 'started'], default: 'all'}),
     validate: validateFlag(),
   }

@@ -47,12 +47,16 @@ const EXCLUSIVE_FLOCK = /^lock:\s+\d+:\s+FLOCK\s+ADVISORY\s+WRITE\s/m
 
 /**
  * Whether process `pid` holds an exclusive flock on the file at `path` through one of its
- * descriptors. A reused PID cannot pass: the new process has no descriptor of that file.
+ * descriptors. A reused PID cannot pass: the new process has no descriptor of that file; nor can
+ * the id of a thread of the holder.
  */
 export async function holdsExclusiveLock(pid: number, path: string): Promise<boolean> {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false
   const target = await stat(path).catch(() => undefined)
   if (!target) return false
+  // /proc/<tid> of any thread shows its process's descriptors: only a process's own id counts.
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '')
+  if (/^Tgid:\s*(\d+)$/m.exec(status)?.[1] !== String(pid)) return false
   const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[])
   for (const fd of fds) {
     const st = await stat(`/proc/${pid}/fd/${fd}`).catch(() => undefined)

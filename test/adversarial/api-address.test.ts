@@ -9,6 +9,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {acquireLock, type Lock} from '../../src/node/lock.js'
 import {API_ADDRESS_FILE, runningApiAddress, writeApiAddress} from '../../src/node/api-address.js'
 import {kubeconfigFor} from '../../src/node/kubeconfig.js'
+import {newApiCertificate, newApiToken, writeApiCredential} from '../../src/node/api-credential.js'
 import {NotFoundError} from '../../src/util/errors.js'
 
 let base: string
@@ -77,7 +78,7 @@ describe('reading the address: kubeconfig refuses what watch would not have writ
     ['a list', '[1,2]'],
     ['no server', JSON.stringify({pid})],
     ['a pid that is a string', JSON.stringify({server: 'http://127.0.0.1:10255', pid: String(pid)})],
-    ['https', JSON.stringify({server: 'https://127.0.0.1:10255', pid})],
+    ['another scheme', JSON.stringify({server: 'ftp://127.0.0.1:10255', pid})],
     ['a host name', JSON.stringify({server: 'http://evil.example:80', pid})],
     ['userinfo', JSON.stringify({server: 'http://user:pw@127.0.0.1:10255', pid})],
     ['a path', JSON.stringify({server: 'http://127.0.0.1:10255/evil', pid})],
@@ -108,7 +109,8 @@ describe('reading the address: kubeconfig refuses what watch would not have writ
     expect(await runningApiAddress(root)).toBeUndefined()
   })
 
-  it.each(['http://127.0.0.1:10255', 'http://[::1]:10255', 'http://10.1.2.3:10255', 'http://localhost:8080'])('the addresses watch writes are still read: %s', async (server) => {
+  it.each(['https://127.0.0.1:40123', 'https://[::1]:40123', 'https://10.1.2.3:40123', 'http://127.0.0.1:10255', 'http://localhost:8080'])('the addresses watch writes are still read: %s', async (server) => {
+    await writeApiCredential(root, {token: newApiToken(), certificate: newApiCertificate('127.0.0.1', new Date()).certPem})
     writeFileSync(addressFile(), JSON.stringify({server, pid: process.pid}) + '\n')
     expect((await kubeconfigFor(root, 'n1')).clusters[0]!.cluster.server).toBe(server)
   })

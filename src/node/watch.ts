@@ -172,11 +172,12 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     const certificate = servesApi ? newApiCertificate(opts.address, new Date()) : undefined
     const apiTls = certificate && (await startApiTls({address: opts.address, certificate, api: kubeApi, logger}))
     // The credential first: kubeconfig trusts the address file, then reads the credential beside it.
-    const forgetApiCredential = apiTls && certificate ? await writeApiCredential(node.config.rootDir, {token: apiToken, certificate: certificate.certPem}) : async () => {}
+    const forgetApiCredential = certificate ? await writeApiCredential(node.config.rootDir, {token: apiToken, certificate: certificate.certPem}) : async () => {}
     const forgetApiAddress = apiTls ? await writeApiAddress(node.config.rootDir, localServerUrl(opts.address, apiTls.port, 'https')) : async () => {}
     logger.info('kube-node is watching', {
       sources: sources.map((s) => s.name).join(','),
       port: server.port || undefined,
+      apiTlsPort: apiTls?.port,
       healthzPort: server.healthzPort || undefined,
       node: node.config.nodeName,
     })

@@ -36,7 +36,7 @@ export default class Watch extends BaseCommand<typeof Watch> {
     port: Flags.integer({summary: 'Port of /healthz, /pods and /metrics (0 disables).', default: 10255, min: 0, max: 65535}),
     'healthz-port': Flags.integer({summary: 'Port of a /healthz-only server (0 disables).', default: 10248, min: 0, max: 65535}),
     'healthz-bind-address': Flags.string({summary: "Address of the /healthz-only server (the kubelet's healthzBindAddress); default: the --address value."}),
-    'allow-remote-api': Flags.boolean({summary: 'Serve the read-only Kubernetes API on a non-loopback --address too (no authentication: anyone who reaches the address reads every pod and log).'}),
+    'allow-remote-api': Flags.boolean({summary: 'Serve the read-only Kubernetes API on a non-loopback --address too (pods have no authentication: anyone who reaches the address reads every pod; logs and events need the kubeconfig credential).'}),
     'notify-ready': Flags.string({summary: 'With NOTIFY_SOCKET set (systemd Type=notify): send READY=1 once every pod is at its goal (all: Running and Ready, or finished) or started (started).', options: ['all', 'started'], default: 'all'}),
     'notify-ready-timeout': durationFlag({
       summary: `With NOTIFY_SOCKET set: send READY=1 after this long even if not every pod is at its goal (at most ${READY_WAIT_LIMIT_MS / 1000}s, well under the unit's TimeoutStartSec; STATUS= keeps the counts).`,

@@ -1,12 +1,12 @@
 // Where a running `watch` serves its API, for `kube-node kubeconfig`: <root-dir>/kube-node.api
-// holds {"server": "http://127.0.0.1:10255", "pid": 1234}, written once the port is bound and
+// holds {"server": "https://127.0.0.1:40123", "pid": 1234} (the API's TLS port), written once it is bound and
 // removed on a clean stop. The file alone proves nothing (kill -9 leaves it): a reader trusts it
 // only while the root dir's lock is held by the pid it names.
-import {connect} from 'node:net'
 import {constants} from 'node:fs'
-import {open, readFile, realpath, rename, rm, writeFile, type FileHandle} from 'node:fs/promises'
+import {open, rename, rm, writeFile, type FileHandle} from 'node:fs/promises'
 import {join} from 'node:path'
-import {LOCK_FILE, lockName} from './lock.js'
+import {LOCK_FILE} from './lock.js'
+import {holdsExclusiveLock} from '../host/flock.js'
 
 export const API_ADDRESS_FILE = 'kube-node.api'
 
@@ -16,10 +16,10 @@ export interface ApiAddress {
 }
 
 /** The URL a local client uses for a server bound to `address` (a wildcard means this machine). */
-export function localServerUrl(address: string, port: number): string {
+export function localServerUrl(address: string, port: number, scheme: 'http' | 'https' = 'http'): string {
   const a = address.replace(/^\[|\]$/g, '')
   const host = a === '0.0.0.0' || a === '' ? '127.0.0.1' : a === '::' ? '::1' : a
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`
 }
 
 export async function writeApiAddress(rootDir: string, server: string): Promise<() => Promise<void>> {
@@ -41,10 +41,10 @@ export async function writeApiAddress(rootDir: string, server: string): Promise<
 const MAX_ADDRESS_FILE_BYTES = 4096
 
 /**
- * A server as localServerUrl writes it: http, an IP literal or localhost, a port, nothing else.
+ * A server as localServerUrl writes it: http(s), an IP literal or localhost, a port, nothing else.
  * `kubeconfig` prints it for kubectl to trust, so a planted host name, userinfo or path is refused.
  */
-const SERVER_URL = /^http:\/\/(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]):\d{1,5}$/
+const SERVER_URL = /^https?:\/\/(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]):\d{1,5}$/
 
 async function readApiAddressFile(path: string): Promise<ApiAddress | undefined> {
   let file: FileHandle | undefined
@@ -68,31 +68,9 @@ async function readApiAddressFile(path: string): Promise<ApiAddress | undefined>
   }
 }
 
-/** True while some process holds the root dir's lock (connecting to its abstract socket succeeds). */
-async function lockHeld(rootDir: string): Promise<boolean> {
-  let real: string
-  try {
-    real = await realpath(rootDir)
-  } catch {
-    return false
-  }
-  return new Promise((resolve) => {
-    const socket = connect({path: lockName(real)})
-    socket.once('connect', () => {
-      socket.destroy()
-      resolve(true)
-    })
-    socket.once('error', () => resolve(false))
-  })
-}
-
 /** The API address of the watch running with this root dir, or undefined when none runs or it serves none. */
 export async function runningApiAddress(rootDir: string): Promise<ApiAddress | undefined> {
-  const [addr, held, holder] = await Promise.all([
-    readApiAddressFile(join(rootDir, API_ADDRESS_FILE)),
-    lockHeld(rootDir),
-    readFile(join(rootDir, LOCK_FILE), 'utf8').catch(() => ''),
-  ])
-  if (!addr || !held || holder.trim() !== String(addr.pid)) return undefined
+  const addr = await readApiAddressFile(join(rootDir, API_ADDRESS_FILE))
+  if (!addr || !(await holdsExclusiveLock(addr.pid, join(rootDir, LOCK_FILE)))) return undefined
   return addr
 }

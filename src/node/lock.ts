@@ -1,19 +1,26 @@
-// One kube-node daemon per root dir. The lock is a Linux abstract unix socket named after the
-// root dir's real path: the kernel lets exactly one process bind it and releases it the moment
-// that process dies, however it dies, so a stale or reused PID can never block start-up and two
-// concurrent starts can never both win. (A PID file alone cannot give both; flock(2) needs a
-// native addon; a mkdir lock goes stale on kill -9.) The limit: abstract sockets belong to a
-// network namespace, so two daemons in different network namespaces sharing one root dir are not
-// kept apart. <root-dir>/kube-node.lock still holds the owner's PID, for people and tools only.
-import {createHash} from 'node:crypto'
-import {createServer, type Server} from 'node:net'
-import {readFile, realpath, rename, rm, writeFile} from 'node:fs/promises'
+// One kube-node daemon per root dir. The lock is an exclusive flock(2) on <root-dir>/kube-node.lock,
+// inside the root dir that only root may write (0750): no other user can create, replace or even
+// open it. The kernel gives the lock to one process and releases it the moment that process's
+// descriptor closes, however it dies, so a stale or reused PID never blocks start-up and two
+// concurrent starts never both win. (An abstract unix socket, the earlier lock, has no owner or
+// permissions: any local user could bind its predictable name first. A PID file alone cannot give
+// both guarantees; a mkdir lock goes stale on kill -9.) The file is never removed or replaced, as
+// that would let a second process lock a fresh file while the first still holds the old one; it
+// holds the owner's PID, for people and tools only.
+import {constants} from 'node:fs'
+import {open, realpath, stat, type FileHandle} from 'node:fs/promises'
 import {join} from 'node:path'
 import {KubeNodeError} from '../util/errors.js'
 import {nodeHostFs} from '../host/node-host-fs.js'
+import {tryLockExclusive} from '../host/flock.js'
 
 export class LockedError extends KubeNodeError {
   readonly kind = 'Locked'
+}
+
+/** The root dir could be changed by another user: what it holds (the lock first) cannot be trusted. */
+export class UnsafeRootDirError extends KubeNodeError {
+  readonly kind = 'UnsafeRootDir'
 }
 
 export const LOCK_FILE = 'kube-node.lock'
@@ -23,37 +30,58 @@ export interface Lock {
   release(): Promise<void>
 }
 
-/** The abstract socket name of a root dir (Linux: a leading NUL keeps it off the file system). */
-export function lockName(realRootDir: string): string {
-  return `\0kube-node-lock-${createHash('sha256').update(realRootDir).digest('hex').slice(0, 40)}`
-}
+/** Longer than any PID line: what is read of the file to name its holder. */
+const MAX_PID_BYTES = 32
 
 export async function acquireLock(rootDir: string): Promise<Lock> {
   await nodeHostFs.mkdirPrivate(rootDir)
-  const real = await realpath(rootDir)
+  await checkRootDirOwnership(rootDir)
   const path = join(rootDir, LOCK_FILE)
-  const server = createServer((socket) => socket.destroy())
+  // Never through a link, never blocking on a FIFO; the descriptor is close-on-exec (libuv), so
+  // only flock(1), to which it is passed on purpose, ever shares it.
+  const file = await open(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644)
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen({path: lockName(real), exclusive: true}, () => resolve())
-    })
+    if (!(await file.stat()).isFile()) throw new UnsafeRootDirError(`${path} is not a regular file; remove it and start again`)
+    if (!(await tryLockExclusive(file.fd))) {
+      const holder = await readPid(file)
+      const who = holder !== undefined ? `pid ${holder}` : 'another process'
+      throw new LockedError(`another kube-node (${who}) is already running with root dir ${rootDir}; stop it first or use another --root-dir`)
+    }
+    // Written in place: the lock is on this inode, a rename would put an unlocked one there.
+    await file.truncate(0)
+    await file.write(`${process.pid}\n`, 0)
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err
-    const holder = (await readFile(path, 'utf8').catch(() => '')).trim()
-    const who = /^\d+$/.test(holder) ? `pid ${holder}` : 'another process'
-    throw new LockedError(`another kube-node (${who}) is already running with root dir ${rootDir}; stop it first or use another --root-dir`)
+    await file.close()
+    throw err
   }
-  server.unref()
-  // Information only, written whole (temp + rename) so a reader never sees it empty.
-  const tmp = `${path}.${process.pid}.tmp`
-  await writeFile(tmp, `${process.pid}\n`, {mode: 0o644})
-  await rename(tmp, path)
-  return {path, release: () => release(server, path)}
+  return {path, release: () => release(file)}
 }
 
-async function release(server: Server, path: string): Promise<void> {
-  // The PID file goes first, while the lock is still held: no newer owner's file is removed.
-  if ((await readFile(path, 'utf8').catch(() => '')).trim() === String(process.pid)) await rm(path, {force: true})
-  await new Promise<void>((resolve) => server.close(() => resolve()))
+async function readPid(file: FileHandle): Promise<string | undefined> {
+  const buf = Buffer.alloc(MAX_PID_BYTES)
+  const {bytesRead} = await file.read(buf, 0, buf.length, 0).catch(() => ({bytesRead: 0}))
+  const text = buf.subarray(0, bytesRead).toString('utf8').trim()
+  return /^\d+$/.test(text) ? text : undefined
+}
+
+async function release(file: FileHandle): Promise<void> {
+  // Emptied while still held, so no later owner's PID is erased; closing releases the lock.
+  if ((await readPid(file)) === String(process.pid)) await file.truncate(0).catch(() => undefined)
+  await file.close()
+}
+
+/**
+ * The root dir must belong to this user and be writable by no one else; otherwise another user
+ * could swap the lock file (and every record beside it). Checked on the real directory.
+ */
+async function checkRootDirOwnership(rootDir: string): Promise<void> {
+  const real = await realpath(rootDir)
+  const st = await stat(real)
+  const uid = process.getuid?.()
+  if (uid !== undefined && st.uid !== uid) {
+    throw new UnsafeRootDirError(`root dir ${rootDir} belongs to uid ${st.uid}, not to this user (uid ${uid}): another user could take its lock and change its records; use a directory of your own`)
+  }
+  if ((st.mode & 0o022) !== 0) {
+    throw new UnsafeRootDirError(`root dir ${rootDir} is writable by its group or by others (mode ${(st.mode & 0o7777).toString(8).padStart(4, '0')}): another user could take its lock and change its records; make it 0750 (chmod 0750 ${rootDir})`)
+  }
 }

@@ -15,6 +15,8 @@ import {isLoopback, startServer} from '../server/server.js'
 import {createKubeApi} from '../server/kube-api/handler.js'
 import {kubeApiData} from './kube-api-data.js'
 import {localServerUrl, writeApiAddress} from './api-address.js'
+import {newApiCertificate, newApiToken, writeApiCredential} from './api-credential.js'
+import {startApiTls} from '../server/api-tls.js'
 import {toPodList} from './get.js'
 import {generatePodStatus} from '../status/generate.js'
 import {formatIssue} from '../util/errors.js'
@@ -51,7 +53,7 @@ export interface WatchOptions {
   logRotation?: {maxSizeBytes?: number | undefined; maxFiles?: number | undefined}
   /** kube-node's version, for the API's /version. */
   version?: string
-  /** Serve the read-only Kubernetes API on a non-loopback --address too (it has no authentication). */
+  /** Serve the read-only Kubernetes API on a non-loopback --address too (pods without authentication). */
   allowRemoteApi?: boolean
   /** Run by a service manager (NOTIFY_SOCKET): readiness, status, watchdog and stop notifications. */
   notify?: (NotifySettings & {port?: NotifyPort}) | undefined
@@ -146,14 +148,16 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     if (sources.length === 0) logger.warn('No manifest source given: kube-node will only keep what it already runs')
 
     const remote = !isLoopback(opts.address)
-    if (remote && opts.allowRemoteApi) logger.warn('Serving the Kubernetes API on a non-loopback address (--allow-remote-api): it has no authentication; anyone who can reach this address can read every pod, its environment and its logs', {address: opts.address})
+    if (remote && opts.allowRemoteApi) logger.warn('Serving the Kubernetes API on a non-loopback address (--allow-remote-api): anyone who can reach this address can read every pod and its environment; logs and events need the kubeconfig credential, which crosses the network in clear text', {address: opts.address})
+    const apiToken = newApiToken()
     const kubeApi = createKubeApi({
       data: kubeApiData(node, opts.version ?? '0.0.0'),
       logger,
       now: () => clock.now(),
-      refusal: remote && !opts.allowRemoteApi ? `kube-node serves its Kubernetes API on a loopback --address only; this watch listens on ${opts.address}: start it with --allow-remote-api to serve the API there (it has no authentication)` : undefined,
+      refusal: remote && !opts.allowRemoteApi ? `kube-node serves its Kubernetes API on a loopback --address only; this watch listens on ${opts.address}: start it with --allow-remote-api to serve the API there (pods have no authentication there)` : undefined,
       // Without --allow-remote-api, only loopback Host names are served (no DNS rebinding).
       anyHost: opts.allowRemoteApi,
+      credential: apiToken,
     })
     const server = await startServer({
       address: opts.address,
@@ -175,10 +179,17 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
         kubeApi,
       },
     })
-    const forgetApiAddress = server.port !== 0 && (!remote || opts.allowRemoteApi) ? await writeApiAddress(node.config.rootDir, localServerUrl(opts.address, server.port)) : async () => {}
+    // kubectl sends the token only over TLS: the API also listens there, and kubeconfig points at it.
+    const servesApi = server.port !== 0 && (!remote || opts.allowRemoteApi)
+    const certificate = servesApi ? newApiCertificate(opts.address, new Date()) : undefined
+    const apiTls = certificate && (await startApiTls({address: opts.address, certificate, api: kubeApi, logger}))
+    // The credential first: kubeconfig trusts the address file, then reads the credential beside it.
+    const forgetApiCredential = certificate ? await writeApiCredential(node.config.rootDir, {token: apiToken, certificate: certificate.certPem}) : async () => {}
+    const forgetApiAddress = apiTls ? await writeApiAddress(node.config.rootDir, localServerUrl(opts.address, apiTls.port, 'https')) : async () => {}
     logger.info('kube-node is watching', {
       sources: sources.map((s) => s.name).join(','),
       port: server.port || undefined,
+      apiTlsPort: apiTls?.port,
       healthzPort: server.healthzPort || undefined,
       node: node.config.nodeName,
     })
@@ -203,7 +214,9 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     await loop.stop(5_000)
     await Promise.all([statusRecorder.flush(), node.events.flush()])
     await forgetApiAddress()
+    await forgetApiCredential()
     kubeApi.close()
+    await apiTls?.close()
     await server.close()
   } finally {
     await lock.release()

@@ -9,6 +9,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {acquireLock, type Lock} from '../../src/node/lock.js'
 import {API_ADDRESS_FILE, runningApiAddress, writeApiAddress} from '../../src/node/api-address.js'
 import {kubeconfigFor} from '../../src/node/kubeconfig.js'
+import {API_CREDENTIAL_FILE, newApiCertificate, newApiToken, readApiCredential, writeApiCredential} from '../../src/node/api-credential.js'
 import {NotFoundError} from '../../src/util/errors.js'
 
 let base: string
@@ -26,6 +27,42 @@ afterEach(async () => {
 })
 
 const addressFile = (): string => join(root, API_ADDRESS_FILE)
+
+describe('writing the credential (kube-node.credential)', () => {
+  const credential = (): {token: string; certificate: string} => ({token: newApiToken(), certificate: newApiCertificate('127.0.0.1', new Date()).certPem})
+  const credentialFile = (): string => join(root, API_CREDENTIAL_FILE)
+
+  it('is 0600, and a link planted at it or at its temporary name is replaced, its target untouched', async () => {
+    const victim = join(base, 'victim')
+    writeFileSync(victim, 'precious\n')
+    symlinkSync(victim, credentialFile())
+    symlinkSync(victim, `${credentialFile()}.${process.pid}.tmp`)
+    const c = credential()
+    const forget = await writeApiCredential(root, c)
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n')
+    expect(lstatSync(credentialFile()).isSymbolicLink()).toBe(false)
+    expect(lstatSync(credentialFile()).mode & 0o777).toBe(0o600)
+    expect(await readApiCredential(root)).toEqual(c)
+    await forget()
+    expect(() => lstatSync(credentialFile())).toThrow()
+  })
+
+  it.each([
+    ['a link to a well-formed credential', () => {
+      writeFileSync(join(base, 'elsewhere'), JSON.stringify(credential()), {mode: 0o600})
+      symlinkSync(join(base, 'elsewhere'), credentialFile())
+    }],
+    ['a file others can read', () => writeFileSync(credentialFile(), JSON.stringify(credential()), {mode: 0o644})],
+    ['a token of the wrong shape', () => writeFileSync(credentialFile(), JSON.stringify({...credential(), token: 'short'}), {mode: 0o600})],
+    ['no certificate', () => writeFileSync(credentialFile(), JSON.stringify({token: newApiToken(), certificate: 'not a certificate'}), {mode: 0o600})],
+    ['a 10 MiB file', () => writeFileSync(credentialFile(), JSON.stringify({...credential(), pad: 'x'.repeat(10 * 1024 * 1024)}), {mode: 0o600})],
+  ])('%s is no credential, and kubeconfig prints none', async (_name, plant) => {
+    plant()
+    writeFileSync(addressFile(), JSON.stringify({server: 'https://127.0.0.1:40123', pid: process.pid}))
+    expect(await readApiCredential(root)).toBeUndefined()
+    await expect(kubeconfigFor(root, 'n1')).rejects.toThrow(/no readable credential/)
+  })
+})
 
 describe('writing the address', () => {
   it('a link planted at kube-node.api is replaced, its target untouched', async () => {
@@ -77,7 +114,7 @@ describe('reading the address: kubeconfig refuses what watch would not have writ
     ['a list', '[1,2]'],
     ['no server', JSON.stringify({pid})],
     ['a pid that is a string', JSON.stringify({server: 'http://127.0.0.1:10255', pid: String(pid)})],
-    ['https', JSON.stringify({server: 'https://127.0.0.1:10255', pid})],
+    ['another scheme', JSON.stringify({server: 'ftp://127.0.0.1:10255', pid})],
     ['a host name', JSON.stringify({server: 'http://evil.example:80', pid})],
     ['userinfo', JSON.stringify({server: 'http://user:pw@127.0.0.1:10255', pid})],
     ['a path', JSON.stringify({server: 'http://127.0.0.1:10255/evil', pid})],
@@ -108,7 +145,8 @@ describe('reading the address: kubeconfig refuses what watch would not have writ
     expect(await runningApiAddress(root)).toBeUndefined()
   })
 
-  it.each(['http://127.0.0.1:10255', 'http://[::1]:10255', 'http://10.1.2.3:10255', 'http://localhost:8080'])('the addresses watch writes are still read: %s', async (server) => {
+  it.each(['https://127.0.0.1:40123', 'https://[::1]:40123', 'https://10.1.2.3:40123', 'http://127.0.0.1:10255', 'http://localhost:8080'])('the addresses watch writes are still read: %s', async (server) => {
+    await writeApiCredential(root, {token: newApiToken(), certificate: newApiCertificate('127.0.0.1', new Date()).certPem})
     writeFileSync(addressFile(), JSON.stringify({server, pid: process.pid}) + '\n')
     expect((await kubeconfigFor(root, 'n1')).clusters[0]!.cluster.server).toBe(server)
   })

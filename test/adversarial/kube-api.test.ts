@@ -48,8 +48,11 @@ function data(): KubeApiData {
   }
 }
 
+/** The credential logs and events need (what `kube-node kubeconfig` prints); get() sends it. */
+const TOKEN = 'adversarial-test-token'
+
 async function start(refusal?: string): Promise<void> {
-  api = createKubeApi({data: data(), logger: silentLogger, now: () => Date.now(), refusal})
+  api = createKubeApi({data: data(), logger: silentLogger, now: () => Date.now(), refusal, credential: TOKEN})
   server = await startServer({address: '127.0.0.1', port: 'ephemeral', healthzPort: 0, handlers: {pods: () => ({items: pods}), healthz: () => ({ok: true}), metrics: async () => '', kubeApi: api}, logger: silentLogger})
   base = `http://127.0.0.1:${server.port}`
 }
@@ -72,7 +75,7 @@ interface Answer {
 }
 
 async function get(path: string, init: RequestInit = {}): Promise<Answer> {
-  const res = await fetch(base + path, {...init, signal: AbortSignal.timeout(10_000)})
+  const res = await fetch(base + path, {headers: {authorization: `Bearer ${TOKEN}`}, ...init, signal: AbortSignal.timeout(10_000)})
   const text = await res.text()
   let body = {}
   try {
@@ -411,7 +414,7 @@ describe('slow and remote clients', () => {
   it('with --allow-remote-api any Host is served', async () => {
     api.close()
     await server.close()
-    api = createKubeApi({data: data(), logger: silentLogger, now: () => Date.now(), anyHost: true})
+    api = createKubeApi({data: data(), logger: silentLogger, now: () => Date.now(), anyHost: true, credential: TOKEN})
     server = await startServer({address: '127.0.0.1', port: 'ephemeral', healthzPort: 0, handlers: {pods: () => ({}), healthz: () => ({ok: true}), metrics: async () => '', kubeApi: api}, logger: silentLogger})
     const r = await rawRequest(server.port, 'GET /api/v1/pods HTTP/1.1\r\nHost: node1.example:10255\r\nConnection: close\r\n\r\n')
     expect(r.status).toBe(200)

@@ -1,11 +1,13 @@
-// The single-instance lock: a stale, reused or garbage PID never blocks start-up, and of many
+// The single-instance lock (src/node/lock.ts): a stale, reused or garbage PID never blocks start-up, and of many
 // processes starting at once on one root dir exactly one runs; once it dies (even kill -9) the
 // next start succeeds at once.
-import {spawn, type ChildProcess} from 'node:child_process'
-import {mkdtempSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
+import {chmodSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
+import {argsAs, startWatchAs} from './support/daemon.js'
+import {isRoot, nodeAsNobody, startAsNobody} from './support/nobody.js'
 
 const CHILD = join(import.meta.dirname, 'support/lock-child.mjs')
 const children: ChildProcess[] = []
@@ -77,3 +79,92 @@ describe('single-instance lock', () => {
     expect(statSync(root).mode & 0o777).toBe(0o750)
   })
 })
+
+// Another user of the host against the lock of the shipped `watch`: the lock lives in the root dir
+// that only root may write, so neither the abstract socket name of earlier versions nor anything
+// that user can create keeps the daemon from starting.
+describe.skipIf(!isRoot)('the lock against another local user (as nobody)', () => {
+  const NODE = 'adv-lock'
+  const manifests = (): string => {
+    const d = mkdtempSync(join(tmpdir(), 'kn-lock-manifests-'))
+    roots.push(join(d, 'x'))
+    return d
+  }
+
+  /** Tries, as nobody, everything that could claim the lock of `root`; what each attempt gave. */
+  const SQUAT = `
+    const fs = require('node:fs'), net = require('node:net'), crypto = require('node:crypto')
+    const root = process.env.ROOT
+    const tries = {}
+    const attempt = (what, f) => { try { f(); tries[what] = 'ok' } catch (e) { tries[what] = e.code } }
+    attempt('mkdir root dir', () => fs.mkdirSync(root))
+    attempt('create lock file', () => fs.writeFileSync(root + '/kube-node.lock', '1\\n'))
+    attempt('open lock file', () => fs.closeSync(fs.openSync(root + '/kube-node.lock', 'r')))
+    attempt('link beside the root dir', () => fs.symlinkSync(root + '-elsewhere', root + '/kube-node.api'))
+    // The abstract socket the lock used to be, named after the root dir's real path.
+    const name = '\\0kube-node-lock-' + crypto.createHash('sha256').update(root).digest('hex').slice(0, 40)
+    const report = (result) => process.stdout.write(JSON.stringify({...tries, 'bind old lock name': result}) + '\\n')
+    net.createServer().once('error', (e) => report(e.code)).listen({path: name}, () => report('ok'))
+  `
+
+  it('binding the old abstract lock name and trying to create files in the root dir does not keep watch from starting', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'kn-lock-squat-'))
+    roots.push(join(base, 'root'))
+    chmodSync(base, 0o755) // nobody may look in, not write
+    const root = join(realpathSync(base), 'root')
+    const dirs = {rootDir: root, logsDir: join(base, 'logs')}
+
+    // Before the first start: the root dir does not exist yet.
+    const before = await startAsNobody(SQUAT, {ROOT: root})
+    squatters.push(before.stop)
+    expect(JSON.parse(before.line)).toEqual({'mkdir root dir': 'EACCES', 'create lock file': 'ENOENT', 'open lock file': 'ENOENT', 'link beside the root dir': 'ENOENT', 'bind old lock name': 'ok'})
+    const first = await startWatchAs(NODE, dirs, manifests())
+    watches.push(first.stop)
+    await healthy(first)
+    await first.stop()
+
+    // Once it exists (0750, as the first start left it), with the lock file in it; the first
+    // squatter still holds the old name.
+    const again = await startAsNobody(SQUAT, {ROOT: root})
+    squatters.push(again.stop)
+    expect(JSON.parse(again.line)).toEqual({'mkdir root dir': 'EEXIST', 'create lock file': 'EACCES', 'open lock file': 'EACCES', 'link beside the root dir': 'EACCES', 'bind old lock name': 'EADDRINUSE'})
+    expect(statSync(root).mode & 0o777).toBe(0o750)
+    const second = await startWatchAs(NODE, dirs, manifests())
+    watches.push(second.stop)
+    await healthy(second)
+
+    // The guarantee the lock exists for still holds: a second watch on that root dir is refused.
+    const third = spawnSync(process.execPath, argsAs(NODE, dirs, ['watch', manifests(), '--port', '0', '--healthz-port', '0']), {encoding: 'utf8', timeout: 60_000})
+    expect(third.status).toBe(1)
+    expect(third.stderr).toMatch(/another kube-node \(pid \d+\) is already running with root dir/)
+    expect(readFileSync(join(root, 'kube-node.lock'), 'utf8').trim()).toMatch(/^\d+$/)
+  })
+
+  it('a root dir that another user made is refused before anything is written into it', () => {
+    const made = nodeAsNobody(`process.stdout.write(require('node:fs').mkdtempSync('/tmp/kn-lock-nobody-'))`)
+    expect(made.code).toBe(0)
+    const root = made.stdout
+    roots.push(join(root, 'x'))
+    const r = spawnSync(process.execPath, argsAs(NODE, {rootDir: root, logsDir: join(root, 'logs')}, ['watch', manifests(), '--port', '0', '--healthz-port', '0']), {encoding: 'utf8', timeout: 60_000})
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/belongs to uid 65534, not to this user/)
+    expect(readdirSync(root)).toEqual([])
+  })
+})
+
+const watches: Array<() => Promise<void>> = []
+const squatters: Array<() => Promise<void>> = []
+afterEach(async () => {
+  await Promise.all([...watches.splice(0), ...squatters.splice(0)].map((stop) => stop()))
+})
+
+async function healthy(w: {port: number; stderr: () => string; exited: () => boolean}): Promise<void> {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    const ok = await fetch(`http://127.0.0.1:${w.port}/healthz`).then((r) => r.status === 200, () => false)
+    if (ok) return
+    if (w.exited()) break
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`watch did not become healthy: ${w.stderr()}`)
+}

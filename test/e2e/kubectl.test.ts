@@ -65,7 +65,11 @@ describe('kubectl against kube-node watch (real containerd)', () => {
       const r = await kn(dirs, ['kubeconfig'])
       return r.code === 0 ? r.stdout : undefined
     }, 30_000, 'kubeconfig')
-    expect(config).toContain(`server: http://127.0.0.1:${port}`)
+    // Over TLS on a port of its own (kubectl sends a token to https servers only), trusting the
+    // certificate of this watch, with the token that logs and events need.
+    expect(config).toMatch(/server: https:\/\/127\.0\.0\.1:\d+\n/)
+    expect(config).toMatch(/certificate-authority-data: \S+\n/)
+    expect(config).toMatch(/token: [A-Za-z0-9_-]{43}\n/)
     writeFileSync(kubeconfig, config)
 
     // get pods: the table a cluster prints.
@@ -136,7 +140,7 @@ describe('kubectl against kube-node watch (real containerd)', () => {
     if (current.stdout.trim() !== '') expect(previous.stdout).not.toBe(current.stdout)
 
     // A pod that does not change is not news: a watch on it stays quiet.
-    const server = /server: (\S+)/.exec(config)![1]!
+    const server = `http://127.0.0.1:${port}` // the plain port: pods need no credential
     const list = (await (await fetch(`${server}/api/v1/namespaces/default/pods?fieldSelector=metadata.name%3D${WEB}`)).json()) as {metadata: {resourceVersion: string}}
     const ac = new AbortController()
     const res = await fetch(`${server}/api/v1/namespaces/default/pods?watch=1&fieldSelector=metadata.name%3D${WEB}&resourceVersion=${list.metadata.resourceVersion}`, {signal: ac.signal})

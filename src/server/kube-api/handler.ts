@@ -20,6 +20,7 @@ import type {ApiContext, ApiRequest} from './request.js'
 import {parseRoute, type ApiRoute} from './route.js'
 import {parseFieldSelector, parseLabelSelector} from './selectors.js'
 import {ApiError, failure, notFound, type KubeStatus} from './status.js'
+import {requireCredential} from './credential.js'
 import {Streams} from './streams.js'
 import {EVENT_COLUMNS, eventRow, POD_COLUMNS, podRow, table} from './table.js'
 import type {KubeApiData} from './types.js'
@@ -32,6 +33,8 @@ export interface KubeApiOptions {
   refusal?: string | undefined
   /** Serve requests naming any Host (--allow-remote-api); otherwise only a loopback Host is served. */
   anyHost?: boolean | undefined
+  /** The bearer token logs and events need (credential.ts); undefined: they are refused to everyone. */
+  credential: string | undefined
 }
 
 export interface KubeApi {
@@ -58,6 +61,7 @@ export function createKubeApi(opts: KubeApiOptions): KubeApi {
         throw new ApiError(failure('Forbidden', 'kube-node serves its Kubernetes API to loopback host names only (localhost, 127.0.0.1, [::1]); start watch with --allow-remote-api to serve other names'))
       }
       const route = parseRoute(path)
+      requireCredential(route, req.headers.authorization, opts.credential)
       const method = req.method ?? 'GET'
       if (route.kind === 'podSubresource') throw new ApiError(subresourceRefusal(route.subresource, route.name))
       if (route.kind === 'unknown') throw new ApiError(failure('NotFound', 'the server could not find the requested resource'))

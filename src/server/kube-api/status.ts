@@ -1,7 +1,7 @@
 // The v1 `Status` body every Kubernetes client understands as an error: kubectl prints
 // `Error from server (Reason): message`. Pure.
 
-export type StatusReason = 'NotFound' | 'MethodNotAllowed' | 'BadRequest' | 'Forbidden' | 'TooManyRequests' | 'Expired' | 'InternalError' | 'NotAcceptable'
+export type StatusReason = 'Unauthorized' | 'NotFound' | 'MethodNotAllowed' | 'BadRequest' | 'Forbidden' | 'TooManyRequests' | 'Expired' | 'InternalError' | 'NotAcceptable'
 
 export interface StatusDetails {
   name?: string
@@ -21,6 +21,7 @@ export interface KubeStatus {
 
 const CODES: Readonly<Record<StatusReason, number>> = {
   BadRequest: 400,
+  Unauthorized: 401,
   Forbidden: 403,
   NotFound: 404,
   MethodNotAllowed: 405,

@@ -17,6 +17,10 @@ import type {Pod} from '../../../src/api/types.js'
 
 const IMAGE = 'localhost:5000/busybox:latest'
 
+/** The credential logs and events need. */
+const TOKEN = 'node-test-token'
+const AUTH = {headers: {authorization: `Bearer ${TOKEN}`}}
+
 describe('the API over a node', () => {
   let work: string
   let node: KubeNode
@@ -36,7 +40,7 @@ describe('the API over a node', () => {
     const manifest = join(work, 'web.yaml')
     writeFileSync(manifest, `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels: {app: web}\nspec:\n  containers:\n  - name: main\n    image: ${IMAGE}\n    command: ["sleep", "3600"]\n`)
     await runPods(node, [manifest], {wait: 'running', timeoutMs: 60_000})
-    api = createKubeApi({data: kubeApiData(node, '0.1.0'), logger: silentLogger, now: () => clock.now()})
+    api = createKubeApi({data: kubeApiData(node, '0.1.0'), logger: silentLogger, now: () => clock.now(), credential: TOKEN})
     server = await startServer({address: '127.0.0.1', port: 'ephemeral', healthzPort: 0, handlers: {pods: () => ({}), healthz: () => ({ok: true}), metrics: async () => '', kubeApi: api}, logger: silentLogger})
     base = `http://127.0.0.1:${server.port}`
   })
@@ -63,14 +67,14 @@ describe('the API over a node', () => {
   })
 
   it('answers 404 for a pod of another namespace, for its log too', async () => {
-    const res = await fetch(`${base}/api/v1/namespaces/other/pods/web-node1/log`)
+    const res = await fetch(`${base}/api/v1/namespaces/other/pods/web-node1/log`, AUTH)
     expect(res.status).toBe(404)
     expect(await res.json()).toMatchObject({kind: 'Status', reason: 'NotFound', message: 'pods "web-node1" not found'})
   })
 
   it('lists the events the node recorded for the pod', async () => {
     await node.events.flush()
-    const events = (await (await fetch(`${base}/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dweb-node1`)).json()) as {items: Array<{reason: string}>}
+    const events = (await (await fetch(`${base}/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dweb-node1`, AUTH)).json()) as {items: Array<{reason: string}>}
     expect(events.items.map((e) => e.reason)).toContain('Started')
   })
 })

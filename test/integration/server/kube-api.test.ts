@@ -11,6 +11,11 @@ import {silentLogger} from '../../../src/util/logger.js'
 import {wholeLine} from '../../support/log-lines.js'
 import {NotFoundError} from '../../../src/util/errors.js'
 import {KUBE_API_LIMITS} from '../../../src/server/kube-api/limits.js'
+import {startApiTls, type RunningApiTls} from '../../../src/server/api-tls.js'
+import {selfSignedCertificate} from '../../../src/server/self-signed-cert.js'
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 
 const run = promisify(execFile)
 const KUBECTL = process.env['KUBECTL'] ?? 'kubectl'
@@ -20,6 +25,9 @@ const haveKubectl = await run(KUBECTL, ['version', '--client']).then(
 )
 
 const T0 = Date.parse('2026-01-01T00:00:00Z')
+/** The credential logs and events need; kubectl() and the log requests below send it. */
+const TOKEN = 'integration-test-token'
+const AUTH = {authorization: `Bearer ${TOKEN}`}
 
 function pod(name: string, extra: {phase?: string; restarts?: number; ready?: boolean; namespace?: string; labels?: Record<string, string>} = {}): Pod {
   const ready = extra.ready ?? true
@@ -83,6 +91,10 @@ let logCalls: NodeLogRequest[]
 let api: KubeApi
 let server: RunningServer
 let base: string
+let tls: RunningApiTls
+const CERT = selfSignedCertificate({ips: ['127.0.0.1'], dnsNames: ['localhost'], now: new Date(), days: 1})
+const CA_FILE = join(mkdtempSync(join(tmpdir(), 'kn-api-ca-')), 'ca.crt')
+writeFileSync(CA_FILE, CERT.certPem)
 
 function data(): KubeApiData {
   return {
@@ -111,19 +123,23 @@ beforeEach(async () => {
   pods = [pod('web'), pod('db', {restarts: 2}), pod('sys', {namespace: 'kube-system', labels: {tier: 'control'}})]
   logCalls = []
   podsError = undefined
-  api = createKubeApi({data: data(), logger: silentLogger, now: () => T0})
+  api = createKubeApi({data: data(), logger: silentLogger, now: () => T0, credential: TOKEN})
   server = await startServer({address: '127.0.0.1', port: 'ephemeral', healthzPort: 0, handlers: {pods: () => ({}), healthz: () => ({ok: true}), metrics: async () => '', kubeApi: api}, logger: silentLogger})
   base = `http://127.0.0.1:${server.port}`
+  tls = await startApiTls({address: '127.0.0.1', certificate: CERT, api, logger: silentLogger})
 })
 
 afterEach(async () => {
   api.close()
-  await server.close()
+  await Promise.all([server.close(), tls.close()])
 })
+
+/** kubectl sends its token only over TLS: it speaks to the API's TLS listener, as kubeconfig has it. */
+const kubectlTarget = (): string[] => ['--server', `https://127.0.0.1:${tls.port}`, '--certificate-authority', CA_FILE, '--token', TOKEN]
 
 async function kubectl(...args: string[]): Promise<{stdout: string; stderr: string; code: number}> {
   try {
-    const r = await run(KUBECTL, ['--server', base, '--request-timeout', '10s', ...args], {env: {...process.env, KUBECONFIG: '/dev/null', HOME: '/nonexistent'}})
+    const r = await run(KUBECTL, [...kubectlTarget(), '--request-timeout', '10s', ...args], {env: {...process.env, KUBECONFIG: '/dev/null', HOME: '/nonexistent'}})
     return {stdout: r.stdout, stderr: r.stderr, code: 0}
   } catch (err) {
     const e = err as {stdout: string; stderr: string; code: number}
@@ -192,7 +208,7 @@ describe('the Kubernetes API over HTTP', () => {
     const refused = await watch()
     expect(refused.status).toBe(429)
     expect(await refused.json()).toMatchObject({kind: 'Status', reason: 'TooManyRequests'})
-    const follow = await fetch(`${base}/api/v1/namespaces/default/pods/web-n1/log?follow=true`)
+    const follow = await fetch(`${base}/api/v1/namespaces/default/pods/web-n1/log?follow=true`, {headers: AUTH})
     expect(follow.status).toBe(429)
     // Plain requests are still served.
     expect((await fetch(`${base}/api/v1/pods`)).status).toBe(200)
@@ -202,7 +218,7 @@ describe('the Kubernetes API over HTTP', () => {
   })
 
   it('refuses the API with 403 on a non-loopback address unless allowed', async () => {
-    const refused = createKubeApi({data: data(), logger: silentLogger, now: () => T0, refusal: 'loopback only'})
+    const refused = createKubeApi({data: data(), logger: silentLogger, now: () => T0, refusal: 'loopback only', credential: TOKEN})
     const s = await startServer({address: '127.0.0.1', port: 'ephemeral', healthzPort: 0, handlers: {pods: () => ({}), healthz: () => ({ok: true}), metrics: async () => '', kubeApi: refused}, logger: silentLogger})
     try {
       const res = await fetch(`http://127.0.0.1:${s.port}/api/v1/pods`)
@@ -279,7 +295,7 @@ describe.runIf(haveKubectl)('the real kubectl against the API', () => {
   })
 
   it('logs -f streams until kubectl goes away, and frees the stream', async () => {
-    const child = spawn(KUBECTL, ['--server', base, 'logs', '-f', 'web-n1'], {env: {...process.env, KUBECONFIG: '/dev/null'}})
+    const child = spawn(KUBECTL, [...kubectlTarget(), 'logs', '-f', 'web-n1'], {env: {...process.env, KUBECONFIG: '/dev/null'}})
     let out = ''
     child.stdout.on('data', (d: Buffer) => (out += d.toString()))
     await expect.poll(() => out, {timeout: 10_000}).toContain('following')

@@ -7,7 +7,7 @@ import type {Container, ObjectStore, StaticPod} from '../api/types.js'
 import type {RuntimeService} from '../cri/port.js'
 import type {StartContainerAction} from '../decide/actions.js'
 import type {Clock} from '../util/clock.js'
-import {errorMessage} from '../util/errors.js'
+import {CriError, errorMessage} from '../util/errors.js'
 import {killContainer} from './kill.js'
 import {FAILED_POST_START_HOOK, POST_START_TIMEOUT_MS, formatPod, runHook} from './lifecycle.js'
 import {prepareContainer, type PrepareDeps, type SandboxRef} from './prepare-container.js'
@@ -26,6 +26,15 @@ export interface StartOutcome {
   failure?: StepFailure
   /** StartContainer succeeded (even if the postStart hook then failed and the container was killed). */
   started: boolean
+}
+
+/**
+ * The runtime did not answer in time or was away: another attempt may well work. Anything else it
+ * says of a create or start (a missing command, a bad mount) comes back every time: `run` fails
+ * the pod on it at once, and `watch` backs it off as a crash.
+ */
+function runtimeBusy(err: unknown): boolean {
+  return err instanceof CriError && (err.code === 'DeadlineExceeded' || err.code === 'Unavailable' || err.code === 'Cancelled')
 }
 
 function findContainer(sp: StaticPod, name: string): Container | undefined {
@@ -56,13 +65,13 @@ export async function startContainer(deps: StartDeps, sp: StaticPod, a: StartCon
   try {
     id = await deps.runtime.createContainer(sandbox.id, config, sandbox.config)
   } catch (err) {
-    return fail('CreateContainerError', errorMessage(err), false)
+    return fail('CreateContainerError', errorMessage(err), !runtimeBusy(err))
   }
   event('Normal', 'Created', `Created container: ${a.name}`)
   try {
     await deps.runtime.startContainer(id)
   } catch (err) {
-    return fail('RunContainerError', errorMessage(err), false)
+    return fail('RunContainerError', errorMessage(err), !runtimeBusy(err))
   }
   event('Normal', 'Started', `Started container ${a.name}`)
   const postStart = container.lifecycle?.postStart

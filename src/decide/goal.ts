@@ -4,7 +4,8 @@
 // as long with --wait ready); a run-to-completion pod is done when it Succeeded and has failed
 // when it Failed, since its phase is final. A container that cannot start, or that crashed
 // inside its window and is now backed off (CrashLoopBackOff), fails the pod at once: no amount
-// of waiting proves it up. Pure: container states and times in, verdict out.
+// of waiting proves it up (a container that cannot start at all is failed by run-once, from the
+// step's failure). Pure: container states and times in, verdict out.
 import type {ContainerStatus, PodStatus, StaticPod} from '../api/types.js'
 import {containerRestartPolicy} from '../pod/restart-policy.js'
 
@@ -29,13 +30,6 @@ export interface GoalInput {
 
 /** Waiting reasons that no amount of waiting will fix. */
 const PERMANENT = new Set(['ErrImageNeverPull', 'InvalidImageName'])
-
-/**
- * A container that the runtime could not create or start (a missing command, a bad mount): the
- * kubelet backs it off and retries, but for `run` it is a verdict, as ErrImagePull of a missing
- * image is.
- */
-export const START_FAILURES: ReadonlySet<string> = new Set(['RunContainerError', 'CreateContainerError'])
 
 /** API times are whole seconds: a start at 10.9 s reads 10 s, so one second more is always waited. */
 const API_TIME_RESOLUTION_MS = 1000
@@ -114,8 +108,6 @@ export function evaluateGoal(input: GoalInput): Goal {
   const statuses = allStatuses(status)
   const permanent = statuses.find((s) => PERMANENT.has(s.state?.waiting?.reason ?? ''))
   if (permanent !== undefined) return {state: 'failed', reason: waitingLine(permanent)}
-  const cannotStart = statuses.find((s) => START_FAILURES.has(s.state?.waiting?.reason ?? ''))
-  if (cannotStart !== undefined) return {state: 'failed', reason: `container "${cannotStart.name}" cannot start: ${cannotStart.state?.waiting?.reason}${cannotStart.state?.waiting?.message ? ` (${cannotStart.state.waiting.message})` : ''}`}
 
   const phase = status.phase ?? 'Pending'
   if (wait === 'none') {

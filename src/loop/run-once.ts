@@ -224,6 +224,10 @@ async function runPodUntil(ctx: SyncContext, sp: StaticPod, opts: RunOnceOptions
 /** The pod's outcome after a sync (a permanent failure, its goal, or the deadline), or why it is not there yet. */
 function endOf(failures: readonly StepFailure[], g: Goal, left: number): {outcome?: PodRunOutcome; reason: string} {
   const permanent = failures.find((f) => f.permanent)
+  if (permanent && (permanent.reason === 'RunContainerError' || permanent.reason === 'CreateContainerError')) {
+    // A container the runtime cannot create or start (a wrong command): retrying shows the same.
+    return {outcome: 'failed', reason: `container "${permanent.container}" cannot start: ${permanent.reason} (${permanent.message})`}
+  }
   if (permanent) return {outcome: 'failed', reason: `${permanent.container ? `container "${permanent.container}" ` : ''}${permanent.reason}: ${permanent.message}`}
   if (g.state === 'done' || g.state === 'failed') return {outcome: g.state, reason: g.reason}
   if (left <= 0) return {outcome: 'timeout', reason: `timed out: ${g.reason}`}

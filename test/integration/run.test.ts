@@ -250,6 +250,15 @@ describe('run over the fake CRI', () => {
       expect(clock.now() - start).toBeLessThan(1000)
     })
 
+    it('a runtime that was only slow (a deadline on CreateContainer or StartContainer) is retried, not a verdict', async () => {
+      fake.failNext('CreateContainer', 'DeadlineExceeded', 'context deadline exceeded')
+      const [r] = await runPods(node, [write('web.yaml', pod('web'))], {wait: 'running', timeoutMs: 300_000, stableForMs: WINDOW})
+      expect(r!.outcome).toBe('done')
+      fake.failNext('StartContainer', 'Unavailable', 'connection refused')
+      const [again] = await runPods(node, [write('other.yaml', pod('other'))], {wait: 'running', timeoutMs: 300_000, stableForMs: WINDOW})
+      expect(again!.outcome).toBe('done')
+    })
+
     it('the deadline interrupts a sync that is stuck in the runtime (a pull that never answers)', async () => {
       fake.stall('PullImage')
       const start = clock.now()

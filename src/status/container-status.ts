@@ -94,6 +94,10 @@ export function containerStatus(input: ContainerStatusInput): ContainerStatus {
   if (input.waiting !== undefined && (state.running === undefined || outdated) && !completedInit) {
     if (state.terminated !== undefined && !outdated) lastState = {terminated: state.terminated}
     state = {waiting: {reason: input.waiting.reason, message: input.waiting.message}}
+  } else if (outdated) {
+    // No reason known yet (a reader of the runtime alone, or the moment before the new one starts):
+    // the new definition is being created, whatever the old instance is doing.
+    state = {waiting: {reason: 'ContainerCreating'}}
   }
 
   const running = state.running !== undefined && !outdated

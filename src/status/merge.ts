@@ -9,8 +9,12 @@ import {runtimeContainerId} from './container-status.js'
 
 export type StatusSource = 'recorded' | 'runtime'
 
-/** True when every container the record speaks of is, in the runtime, the instance and state it says. */
-export function recordDescribesRuntime(record: StatusRecord, runtime: RuntimePod | undefined, manifestHash: string): boolean {
+/**
+ * True when every container the record speaks of is, in the runtime, the instance and state it
+ * says. `runtimeStatus`, the runtime's own view, vouches for one case more: a container whose edit
+ * is not applied yet (its image cannot be pulled) is waiting in both while its old instance runs.
+ */
+export function recordDescribesRuntime(record: StatusRecord, runtime: RuntimePod | undefined, manifestHash: string, runtimeStatus?: PodStatus): boolean {
   if (record.manifestHash !== manifestHash) return false
   const recorded: ContainerStatus[] = [...(record.status.initContainerStatuses ?? []), ...(record.status.containerStatuses ?? [])]
   const containers = runtime?.containers ?? []
@@ -19,7 +23,10 @@ export function recordDescribesRuntime(record: StatusRecord, runtime: RuntimePod
     const [newest] = allByName(containers, cs.name)
     if (cs.containerID === undefined) return newest === undefined
     if (newest === undefined || runtimeContainerId(newest.id) !== cs.containerID) return false
-    return (cs.state?.running !== undefined) === (newest.state === 'running')
+    const recordedRunning = cs.state?.running !== undefined
+    if (recordedRunning === (newest.state === 'running')) return true
+    const viewed = [...(runtimeStatus?.initContainerStatuses ?? []), ...(runtimeStatus?.containerStatuses ?? [])].find((v) => v.name === cs.name)
+    return !recordedRunning && newest.state === 'running' && viewed?.state?.waiting !== undefined && viewed.containerID === cs.containerID
   })
 }
 
@@ -33,6 +40,6 @@ export interface MergeInput {
 
 export function mergeStatus(input: MergeInput): {status: PodStatus; source: StatusSource} {
   const {record} = input
-  if (record && recordDescribesRuntime(record, input.runtime, input.manifestHash)) return {status: record.status, source: 'recorded'}
+  if (record && recordDescribesRuntime(record, input.runtime, input.manifestHash, input.runtimeStatus)) return {status: record.status, source: 'recorded'}
   return {status: input.runtimeStatus, source: 'runtime'}
 }

@@ -55,6 +55,17 @@ describe('recordDescribesRuntime', () => {
     expect(recordDescribesRuntime(rec, runtime, 'h1')).toBe(expected)
   })
 
+  it('an edit not applied yet: the record shows the new definition waiting over the old instance, which still runs; the runtime view vouches for it', () => {
+    const pulling: ContainerStatus = {...running('foo2'), state: {waiting: {reason: 'ImagePullBackOff'}}, ready: false}
+    const rec = record([running('foo1'), pulling, running('foo3')])
+    const viewOf = (foo2: ContainerStatus): PodStatus => ({phase: 'Running', containerStatuses: [running('foo1'), foo2, running('foo3')]})
+    const waitingView = viewOf({...running('foo2'), state: {waiting: {reason: 'ContainerCreating'}}, ready: false})
+    expect(mergeStatus({record: rec, runtime: runtimeWith({}), runtimeStatus: waitingView, manifestHash: 'h1'}).source).toBe('recorded')
+    // Without that view (or with a view that has it running), a recorded waiting over a running instance is stale.
+    expect(recordDescribesRuntime(rec, runtimeWith({}), 'h1')).toBe(false)
+    expect(mergeStatus({record: rec, runtime: runtimeWith({}), runtimeStatus: viewOf(running('foo2')), manifestHash: 'h1'}).source).toBe('runtime')
+  })
+
   it('mergeStatus shows the record when it holds, else the runtime view, and says which', () => {
     const runtimeStatus: PodStatus = {phase: 'Running'}
     expect(mergeStatus({record: record(ALL_RUNNING), runtime: runtimeWith({}), runtimeStatus, manifestHash: 'h1'}).source).toBe('recorded')

@@ -155,7 +155,7 @@ export async function executePlan(
         logger.debug(2, 'Killing container', {...pod, container: a.name, reason: a.reason})
         const old = observed?.containers.find((c) => c.id === a.containerId)
         const podIP = observed?.sandboxes.find((s) => s.id === old?.sandboxId)?.ip ?? ''
-        await killContainer(deps, {containerId: a.containerId, name: a.name, podIP, observed: old}, sp.pod, {reason: a.reason})
+        await killContainer(deps, {containerId: a.containerId, name: a.name, podIP, observed: old}, sp.pod, {reason: a.reason, restarted: replacement})
         break
       }
       case 'CreateSandbox': {

@@ -13,6 +13,7 @@ import {FAILED_PRE_STOP_HOOK, formatPod, runHook, type LifecycleHandler} from '.
 import type {EventSink} from '../api/events.js'
 import {containerObject} from '../pod/event-object.js'
 import {ignoreNotFound} from '../cri/errors.js'
+import {killingMessage} from '../decide/kill-message.js'
 
 export const DEFAULT_GRACE_PERIOD_SECONDS = 30
 export const MIN_GRACE_PERIOD_SECONDS = 2
@@ -33,6 +34,8 @@ export interface KillOptions {
   gracePeriodOverride?: number | undefined
   /** Why the container is killed (the plan's KillContainer reason); probe kills may use the probe's grace period. */
   reason?: string
+  /** The same plan starts it again: its Killing event then says "will be restarted". */
+  restarted?: boolean
 }
 
 /** Which probe's failure a kill reason names ("… failed its liveness probe"), if any. */
@@ -114,7 +117,7 @@ export async function killContainer(deps: KillDeps, target: KillTarget, pod: Pod
   const event = (type: 'Normal' | 'Warning', reason: string, message: string): void => {
     if (pod) deps.events?.emit(containerObject(pod, target.name), type, reason, message)
   }
-  if (running) event('Normal', 'Killing', `Stopping container ${target.name}`)
+  if (running) event('Normal', 'Killing', killingMessage(target.name, opts.reason, opts.restarted ?? false))
   const preStop = grace > 0 && running ? await preStopOf(deps.runtime, spec, target.containerId) : undefined
   if (preStop) {
     const started = clock.now()

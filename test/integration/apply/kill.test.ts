@@ -107,6 +107,18 @@ describe('killContainer', () => {
     expect(events).toEqual(['Normal Killing', 'Warning ExceededGracePeriod'])
   })
 
+  it.each([
+    ['a liveness kill that restarts', {reason: 'container "main" failed its liveness probe', restarted: true}, 'Container main failed liveness probe, will be restarted'],
+    ['a startup kill under Never', {reason: 'container "main" failed its startup probe', restarted: false}, 'Container main failed startup probe'],
+    ['an edit', {reason: 'container "main"\'s spec changed: image busybox → busybox:2', restarted: true}, 'Container main definition changed, will be restarted'],
+    ['a stop with no reason (the pod goes)', {}, 'Stopping container main'],
+  ] as const)('says why in its Killing event: %s', async (_name, opts, want) => {
+    const messages: string[] = []
+    const sink = {emit: (_o: unknown, _type: string, reason: string, message: string) => void (reason === 'Killing' && messages.push(message))}
+    await killContainer({...deps, events: sink}, target(), pod(30), opts)
+    expect(messages).toEqual([want])
+  })
+
   it('never gives StopContainer less than 2 seconds', async () => {
     execTaking(10_000)
     await killContainer(deps, target(), pod(10, {lifecycle: {preStop: {exec: {command: ['drain']}}}}))

@@ -296,10 +296,14 @@ function toPlan(input: ComputeInput, containers: readonly RuntimeContainer[], d:
 /**
  * The kubelet's words for a container that waits out its back-off:
  * `back-off 20s restarting failed container=web pod=web-node1_default(<uid>)`, or
- * `Back-off pulling image "nginx:1.27"`.
+ * `Back-off pulling image "nginx:1.27": ErrImagePull: rpc error: code = NotFound desc = …` (the
+ * previous pull's error, when known, as the kubelet's prevPullErrMsg).
  */
 export function backOffMessage(entry: BackOffEntry, container: string, image: string, sp: StaticPod): string {
-  if (entry.reason === 'ImagePullBackOff') return `Back-off pulling image ${JSON.stringify(image)}`
+  if (entry.reason === 'ImagePullBackOff') {
+    const previous = entry.lastError !== undefined ? `: ErrImagePull: ${entry.lastError}` : ''
+    return `Back-off pulling image ${JSON.stringify(image)}${previous}`
+  }
   const {name, namespace, uid} = sp.pod.metadata
   return `${entry.message}=${container} pod=${name}_${namespace}(${uid})`
 }

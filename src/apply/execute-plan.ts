@@ -25,7 +25,7 @@ import type {NodeCapacity} from '../kuberuntime/env.js'
 import {describeAction} from '../decide/describe.js'
 import {errorMessage} from '../util/errors.js'
 import {stopPodSandboxes, killContainer} from './kill.js'
-import {pullImages} from './pull-images.js'
+import {pullImages, reportImagePresent} from './pull-images.js'
 import type {DiskUsageMeter} from '../host/port.js'
 import {createSandbox} from './create-sandbox.js'
 import {startContainer} from './start-container.js'
@@ -155,7 +155,7 @@ export async function executePlan(
         logger.debug(2, 'Killing container', {...pod, container: a.name, reason: a.reason})
         const old = observed?.containers.find((c) => c.id === a.containerId)
         const podIP = observed?.sandboxes.find((s) => s.id === old?.sandboxId)?.ip ?? ''
-        await killContainer(deps, {containerId: a.containerId, name: a.name, podIP, observed: old}, sp.pod, {reason: a.reason})
+        await killContainer(deps, {containerId: a.containerId, name: a.name, podIP, observed: old}, sp.pod, {reason: a.reason, restarted: replacement})
         break
       }
       case 'CreateSandbox': {
@@ -176,6 +176,7 @@ export async function executePlan(
       }
       case 'StartContainer': {
         if (!willStart(a.name) || !sandboxId) break
+        reportImagePresent(deps.events, sp.pod, plan, a.name)
         const outcome = await startContainer(deps, sp, a, {id: sandboxId, config: sandboxConfig, ip: sandboxIP}, inputs.objects, signal)
         deps.metrics?.containerStarted(a.containerType, outcome.failure?.reason)
         if (outcome.failure) failures.push(outcome.failure)

@@ -13,6 +13,9 @@ import {FAILED_PRE_STOP_HOOK, formatPod, runHook, type LifecycleHandler} from '.
 import type {EventSink} from '../api/events.js'
 import {containerObject} from '../pod/event-object.js'
 import {ignoreNotFound} from '../cri/errors.js'
+import {killingMessage} from '../decide/kill-message.js'
+import {terminationPrerequisites} from '../pod/termination-order.js'
+import {TerminationTurns} from './termination-turns.js'
 
 export const DEFAULT_GRACE_PERIOD_SECONDS = 30
 export const MIN_GRACE_PERIOD_SECONDS = 2
@@ -33,6 +36,10 @@ export interface KillOptions {
   gracePeriodOverride?: number | undefined
   /** Why the container is killed (the plan's KillContainer reason); probe kills may use the probe's grace period. */
   reason?: string
+  /** The same plan starts it again: its Killing event then says "will be restarted". */
+  restarted?: boolean
+  /** Its pod stops: after its preStop hook it waits its turn (sidecars last) within its grace period. */
+  turns?: TerminationTurns | undefined
 }
 
 /** Which probe's failure a kill reason names ("… failed its liveness probe"), if any. */
@@ -114,7 +121,7 @@ export async function killContainer(deps: KillDeps, target: KillTarget, pod: Pod
   const event = (type: 'Normal' | 'Warning', reason: string, message: string): void => {
     if (pod) deps.events?.emit(containerObject(pod, target.name), type, reason, message)
   }
-  if (running) event('Normal', 'Killing', `Stopping container ${target.name}`)
+  if (running) event('Normal', 'Killing', killingMessage(target.name, opts.reason, opts.restarted ?? false))
   const preStop = grace > 0 && running ? await preStopOf(deps.runtime, spec, target.containerId) : undefined
   if (preStop) {
     const started = clock.now()
@@ -138,6 +145,11 @@ export async function killContainer(deps: KillDeps, target: KillTarget, pod: Pod
     // Whole seconds, as the kubelet counts them.
     grace -= Math.floor((clock.now() - started) / 1000)
   }
+  if (opts.turns && grace > 0) {
+    const waiting = clock.now()
+    await opts.turns.waitForTurn(target.name, grace * 1000)
+    grace -= Math.floor((clock.now() - waiting) / 1000)
+  }
   grace = Math.max(MIN_GRACE_PERIOD_SECONDS, grace)
   const stopping = clock.now()
   await ignoreNotFound(deps.runtime.stopContainer(target.containerId, grace))
@@ -153,27 +165,30 @@ export interface StopPodOptions {
   gracePeriodOverride?: number | undefined
 }
 
-/** Stops every running container of the pod in parallel (preStop hooks included), then stops (and removes) its sandboxes. */
+/**
+ * Stops every running container of the pod at once, then stops (and removes) its sandboxes. As in
+ * the kubelet (killContainersWithSyncResult), every preStop hook starts at once, sidecars' too;
+ * only the stops are ordered: the main containers first, then the sidecars in reverse spec order,
+ * each waiting its turn within what is left of its own grace period.
+ */
 export async function stopPodSandboxes(deps: KillDeps, pod: Pod | undefined, observed: RuntimePod | undefined, opts: StopPodOptions): Promise<void> {
   if (!observed) return
   const running = observed.containers.filter((c) => c.state === 'running' || c.state === 'created' || c.state === 'unknown')
   const ipOf = (sandboxId: string): string => observed.sandboxes.find((s) => s.id === sandboxId)?.ip ?? ''
   const killOpts: KillOptions = opts.gracePeriodOverride !== undefined ? {gracePeriodOverride: opts.gracePeriodOverride} : {}
-  const kill = (c: RuntimeContainer, o: KillOptions): Promise<void> => killContainer(deps, {containerId: c.id, name: c.name, observed: c, podIP: ipOf(c.sandboxId)}, pod, o)
-  // The kubelet's termination order: the main containers first, all at once; then the sidecars
-  // (restartable init containers), one after another in reverse order, within what is left of
-  // the same grace period, so that they serve the main containers while those shut down.
-  const clock = deps.clock ?? realClock
-  const started = clock.now()
-  const grace = baseGracePeriodSeconds(pod, undefined, running[0], killOpts)
-  const sidecars = running.filter((c) => c.type === 'sidecar')
-  await Promise.all(running.filter((c) => c.type !== 'sidecar').map((c) => kill(c, killOpts)))
-  const order = (pod?.spec?.initContainers ?? []).map((c) => c.name)
-  sidecars.sort((a, b) => order.indexOf(b.name) - order.indexOf(a.name))
-  for (const c of sidecars) {
-    const left = Math.max(MIN_GRACE_PERIOD_SECONDS, grace - Math.floor((clock.now() - started) / 1000))
-    await kill(c, {gracePeriodOverride: left})
+  const prerequisites = terminationPrerequisites(pod, running)
+  const turns = prerequisites.size > 0 ? new TerminationTurns(prerequisites, deps.clock ?? realClock) : undefined
+  const kill = async (c: RuntimeContainer): Promise<void> => {
+    try {
+      await killContainer(deps, {containerId: c.id, name: c.name, observed: c, podIP: ipOf(c.sandboxId)}, pod, {...killOpts, turns})
+    } finally {
+      // A failed stop must not hold the sidecars waiting for it until their grace period ends.
+      turns?.terminated(c.name)
+    }
   }
+  const results = await Promise.allSettled(running.map(kill))
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+  if (failed) throw failed.reason
   for (const s of observed.sandboxes) {
     await ignoreNotFound(deps.runtime.stopPodSandbox(s.id))
     if (opts.remove) await ignoreNotFound(deps.runtime.removePodSandbox(s.id))

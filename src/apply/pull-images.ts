@@ -7,7 +7,8 @@
 import type {ImageService} from '../cri/port.js'
 import type {PodActions} from '../decide/actions.js'
 import {describeAction} from '../decide/describe.js'
-import {CriError, errorMessage} from '../util/errors.js'
+import {CriError, runtimeErrorText} from '../util/errors.js'
+import {formatGoDuration} from '../util/go-duration.js'
 import type {Logger} from '../util/logger.js'
 import type {StepFailure} from './step-failure.js'
 import type {EventSink} from '../api/events.js'
@@ -44,27 +45,33 @@ export async function pullImages(deps: PullDeps, plan: PodActions, pod: Pod, onS
     onStep?.(plan.name, describeAction(a))
     deps.logger.debug(2, 'Pulling image', {pod: plan.name, uid, image: a.image, reason: a.reason})
     event(a.containers, 'Normal', 'Pulling', `Pulling image "${a.image}"`)
-    const started = deps.clock.now()
+    const queued = deps.clock.now()
     try {
       if ('error' in keyring) throw new Error(keyring.error)
       const creds = credentialsFor(keyring, a.image)
-      const pull = (): Promise<string> => pullWithCredentials(deps.images, a.image, creds, signal)
+      // The pull's own time, apart from the time spent waiting in the node's pull queue.
+      let pulling = queued
+      const pull = (): Promise<string> => {
+        pulling = deps.clock.now()
+        return pullWithCredentials(deps.images, a.image, creds, signal)
+      }
       // Waiting in the node's pull queue ends on an abort too; the queued pull then cancels itself.
       await untilAborted(deps.serializePulls ? deps.serializePulls(pull) : pull(), signal)
-      const seconds = (deps.clock.now() - started) / 1000
-      event(a.containers, 'Normal', 'Pulled', `Successfully pulled image "${a.image}" in ${seconds.toFixed(3)}s`)
-      if (deps.metrics) deps.metrics.imagePulled(seconds, await pulledSize(deps.images, a.image))
+      const done = deps.clock.now()
+      const size = await pulledSize(deps.images, a.image)
+      event(a.containers, 'Normal', 'Pulled', pulledMessage(a.image, done - pulling, done - queued, size))
+      deps.metrics?.imagePulled((done - queued) / 1000, size)
     } catch (err) {
       if (signal?.aborted) {
         deps.logger.debug(2, 'Image pull interrupted', {pod: plan.name, uid, image: a.image})
         break
       }
-      event(a.containers, 'Warning', 'Failed', `Failed to pull image "${a.image}": ${errorMessage(err)}`)
+      // The kubelet's words: the runtime's error as it gave it, in the event and the waiting message.
+      const text = runtimeErrorText(err)
+      event(a.containers, 'Warning', 'Failed', `Failed to pull image "${a.image}": ${text}`)
       event(a.containers, 'Warning', 'Failed', 'Error: ErrImagePull')
       const permanent = err instanceof CriError && err.code === 'NotFound'
-      for (const c of a.containers) {
-        failures.push({container: c, reason: 'ErrImagePull', message: `failed to pull image "${a.image}": ${errorMessage(err)}`, permanent})
-      }
+      for (const c of a.containers) failures.push({container: c, reason: 'ErrImagePull', message: text, permanent})
     }
   }
   return failures
@@ -84,7 +91,7 @@ async function pullWithCredentials(images: ImageService, image: string, creds: r
     }
   }
   if (errors.length === 1) throw errors[0]
-  throw new Error(`[${errors.map(errorMessage).join(', ')}]`)
+  throw new Error(`[${errors.map(runtimeErrorText).join(', ')}]`)
 }
 
 /**
@@ -112,7 +119,28 @@ function pullKeyring(deps: PullDeps, pod: Pod, objects: ObjectStore | undefined)
   }
 }
 
-/** The pulled image's size, for the metric's size label (the kubelet asks the runtime too); 0 if unknown. */
+/**
+ * A container starts with no pull (IfNotPresent and the image is there, or Never): the kubelet's
+ * EnsureImageExists says so with a Pulled event before the container is created.
+ */
+export function reportImagePresent(events: EventSink | undefined, pod: Pod, plan: PodActions, container: string): void {
+  if (!events || plan.actions.some((a) => a.type === 'PullImage' && a.containers.includes(container))) return
+  const spec = pod.spec
+  const image = [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])].find((c) => c.name === container)?.image
+  if (image === undefined) return
+  events.emit(containerObject(pod, container), 'Normal', 'Pulled', `Container image ${JSON.stringify(image)} already present on machine`)
+}
+
+/**
+ * The kubelet's Pulled event: `Successfully pulled image "nginx:1.27" in 1.234s (1.5s including
+ * waiting). Image size: 1234 bytes.`, both times truncated to milliseconds as it does.
+ */
+export function pulledMessage(image: string, pullMs: number, totalMs: number, size: number): string {
+  const d = (ms: number): string => formatGoDuration(Math.floor(ms))
+  return `Successfully pulled image ${JSON.stringify(image)} in ${d(pullMs)} (${d(totalMs)} including waiting). Image size: ${size} bytes.`
+}
+
+/** The pulled image's size, for the event and the metric's size label (the kubelet asks the runtime too); 0 if unknown. */
 async function pulledSize(images: ImageService, image: string): Promise<number> {
   try {
     return (await images.imageStatus({image, userSpecifiedImage: image}))?.size ?? 0

@@ -90,6 +90,8 @@ export interface BackOffEntry {
   until: number
   reason: 'CrashLoopBackOff' | 'ImagePullBackOff'
   message: string
+  /** The pull error that armed an image-pull back-off, which the kubelet's waiting message repeats. */
+  lastError?: string | undefined
 }
 export type PodBackOff = ReadonlyMap<string, BackOffEntry>
 

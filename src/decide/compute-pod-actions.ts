@@ -15,6 +15,7 @@ import {
   restartVerdictReason, type RestartPolicy,
 } from '../pod/restart-policy.js'
 import {decideSandbox} from './sandbox-decision.js'
+import {named, restartAll, type RestartAll} from '../pod/restart-all.js'
 import {deadlineExceeded} from '../pod/active-deadline.js'
 import {sortSandboxes} from '../pod/sandbox-order.js'
 import {CONFIG_HASH_ANNOTATION} from '../kuberuntime/labels.js'
@@ -58,17 +59,33 @@ export function computePodActions(input: ComputeInput): PodActions {
   const sandbox = decideSandbox(pod, sandboxes)
   // Something of the pod still runs: a finished pod must still be stopped once.
   const alive = sandboxes.some((s) => s.state === 'ready') || containers.some((c) => c.state === 'running')
+  // After an exit that restarts all containers, only the new run's containers count (pod/restart-all.ts).
+  const again = restartAll(pod.spec, containers)
+  const seen = again?.current ?? containers
 
   let decision: Decision
   if (deadlineExceeded(pod.spec, sandboxes, input.now, input.startTime)) {
     // Killed and Failed for good: nothing of it runs again (the kubelet's activeDeadlineHandler).
     decision = finished(`the pod was active longer than its activeDeadlineSeconds (${pod.spec.activeDeadlineSeconds}s)`, alive)
   } else if (sandbox.create) {
-    decision = recreate(input, containers, policy, sandbox, sandboxes.length > 0 || containers.length > 0, alive)
+    decision = recreate(input, seen, policy, sandbox, sandboxes.length > 0 || containers.length > 0, alive)
   } else {
-    decision = inSandbox(input, containers, policy, sandbox.sandbox.id)
+    decision = inSandbox(input, seen, policy, sandbox.sandbox.id)
+    if (again !== undefined) decision = stopEarlierRun(decision, again)
   }
   return toPlan(input, containers, decision)
+}
+
+/** Restarting all containers: what still runs of the earlier run stops, and the plan says why. */
+function stopEarlierRun(d: Decision, again: RestartAll): Decision {
+  if (again.stale.length === 0) return d
+  const why = (s: WantedStart): WantedStart => ({...s, reason: `${s.reason}: ${again.why}`})
+  return {
+    ...d,
+    kills: [...d.kills, ...again.stale.map((rc) => ({runtime: rc, reason: `${named(rc)} stops: ${again.why}`}))],
+    initStarts: d.initStarts.map(why),
+    starts: d.starts.map(why),
+  }
 }
 
 function finished(reason: string, alive: boolean): Decision {
@@ -296,10 +313,14 @@ function toPlan(input: ComputeInput, containers: readonly RuntimeContainer[], d:
 /**
  * The kubelet's words for a container that waits out its back-off:
  * `back-off 20s restarting failed container=web pod=web-node1_default(<uid>)`, or
- * `Back-off pulling image "nginx:1.27"`.
+ * `Back-off pulling image "nginx:1.27": ErrImagePull: rpc error: code = NotFound desc = …` (the
+ * previous pull's error, when known, as the kubelet's prevPullErrMsg).
  */
 export function backOffMessage(entry: BackOffEntry, container: string, image: string, sp: StaticPod): string {
-  if (entry.reason === 'ImagePullBackOff') return `Back-off pulling image ${JSON.stringify(image)}`
+  if (entry.reason === 'ImagePullBackOff') {
+    const previous = entry.lastError !== undefined ? `: ErrImagePull: ${entry.lastError}` : ''
+    return `Back-off pulling image ${JSON.stringify(image)}${previous}`
+  }
   const {name, namespace, uid} = sp.pod.metadata
   return `${entry.message}=${container} pod=${name}_${namespace}(${uid})`
 }

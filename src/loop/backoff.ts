@@ -2,6 +2,7 @@
 // up to 5m, and is forgotten once the container has run for longer than twice the maximum
 // without a new failure (kubelet: containers that ran 10 minutes reset their back-off).
 import type {BackOffEntry} from '../decide/actions.js'
+import {formatGoDuration} from '../util/go-duration.js'
 
 export const INITIAL_BACKOFF_MS = 10_000
 export const MAX_BACKOFF_MS = 300_000
@@ -10,6 +11,8 @@ interface Entry {
   delayMs: number
   lastFailure: number
   reason: BackOffEntry['reason']
+  /** The failure's message (a pull error), repeated while the back-off lasts. */
+  lastError?: string | undefined
   /** Taken over from another process: the end it recorded, whatever the exit it counts from. */
   fixedUntil?: number | undefined
 }
@@ -23,11 +26,11 @@ export class BackOff {
   ) {}
 
   /** Records a failure of `key` at `now` and returns the time it may be retried. */
-  next(key: string, now: number, reason: BackOffEntry['reason']): number {
+  next(key: string, now: number, reason: BackOffEntry['reason'], lastError?: string): number {
     const e = this.entries.get(key)
     const fresh = !e || now - e.lastFailure > 2 * this.maxMs
     const delayMs = fresh ? this.initialMs : Math.min(e.delayMs * 2, this.maxMs)
-    this.entries.set(key, {delayMs, lastFailure: now, reason})
+    this.entries.set(key, {delayMs, lastFailure: now, reason, lastError})
     return now + delayMs
   }
 
@@ -42,9 +45,9 @@ export class BackOff {
     if (since !== undefined && since - e.lastFailure > 2 * this.maxMs) return undefined
     const until = e.fixedUntil ?? (since ?? e.lastFailure) + e.delayMs
     if (until <= now) return undefined
-    const secs = Math.ceil(e.delayMs / 1000)
     const what = e.reason === 'CrashLoopBackOff' ? 'restarting failed container' : 'pulling image'
-    return {until, reason: e.reason, message: `back-off ${secs}s ${what}`}
+    // Whole seconds in Go's form, as the kubelet prints its delays: 10s … 1m20s … 5m0s.
+    return {until, reason: e.reason, message: `back-off ${formatGoDuration(Math.ceil(e.delayMs / 1000) * 1000)} ${what}`, ...(e.lastError !== undefined ? {lastError: e.lastError} : {})}
   }
 
   /**

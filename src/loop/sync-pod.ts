@@ -187,9 +187,13 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
       // The delay counts from the exit it follows (the kubelet's backOff.Next(key, finishedAt)).
       if (a.restartCount > 0 && (started || couldNotStart)) ctx.backOff.next(backOffKey(sp, a.name), lastExit(before, a.name) ?? now, 'CrashLoopBackOff')
     }
-    // One failed pull backs its image off once, however many containers wait for it.
-    const failedImages = new Set(failures.filter((f) => f.reason === 'ErrImagePull').map((f) => imageOf(sp, f.container)))
-    for (const image of failedImages) ctx.backOff.next(pullBackOffKey(sp, image), now, 'ImagePullBackOff')
+    // One failed pull backs its image off once, however many containers wait for it; the entry
+    // keeps the pull's error, which the waiting message repeats (the kubelet's prevPullErrMsg).
+    const failedImages = new Map<string, string>()
+    for (const f of failures) {
+      if (f.reason === 'ErrImagePull' && !failedImages.has(imageOf(sp, f.container))) failedImages.set(imageOf(sp, f.container), f.message)
+    }
+    for (const [image, message] of failedImages) ctx.backOff.next(pullBackOffKey(sp, image), now, 'ImagePullBackOff', message)
     for (const f of failures) if (f.container) waiting.set(f.container, {reason: f.reason, message: f.message})
     // What this sync changed is seen by a read that begins after it.
     observed = await ctx.cache.afterOwnChanges(uid)

@@ -1,8 +1,9 @@
 // Validation of a container's own restart policy and restart rules (KEP-5307, ContainerRestartRules,
 // on by default since Kubernetes 1.35), with the API server's shapes: a regular container or a
 // regular init container may carry restartPolicy Always, OnFailure or Never; rules need a
-// restartPolicy beside them, at most 20 of them, each with action Restart and an exit-code
-// condition (In or NotIn, at most 255 int32 values). The decision itself is pod/restart-policy.ts.
+// restartPolicy beside them, at most 20 of them, each with action Restart (this container) or
+// RestartAllContainers (KEP-5532: the whole pod, in place) and an exit-code condition (In or NotIn,
+// at most 255 int32 values). The decisions are pod/restart-policy.ts and pod/restart-all.ts.
 // Pure.
 import {checkEnum, getInteger, getItem, getList, getObject, getString, show, type JsonObject, type Report} from '../util/check.js'
 
@@ -27,11 +28,8 @@ export function validateRestartRules(report: Report, c: JsonObject): void {
     const rule = getItem(report, f, item)
     if (!rule) return
     const action = getString(report, `${f}.action`, rule['action'])
-    if (action === undefined) report(`${f}.action`, 'must be set (Restart)')
-    else if (action === 'RestartAllContainers') {
-      // Kubernetes 1.35+ restarts the whole pod in place for it; ignoring the rule would be worse than refusing.
-      report(`${f}.action`, 'is not supported: RestartAllContainers restarts the whole pod in place, which kube-node does not do (it restarts single containers); use Restart')
-    } else if (action !== 'Restart') report(`${f}.action`, `must be Restart, got ${show(action)}`)
+    if (action === undefined) report(`${f}.action`, 'must be set (Restart or RestartAllContainers)')
+    else if (action !== 'Restart' && action !== 'RestartAllContainers') report(`${f}.action`, `must be Restart or RestartAllContainers, got ${show(action)}`)
     const codes = getObject(report, `${f}.exitCodes`, rule['exitCodes'])
     if (!codes) {
       if (rule['exitCodes'] === undefined || rule['exitCodes'] === null) report(`${f}.exitCodes`, 'must be set')

@@ -1,7 +1,7 @@
 // A kubelet-style v1 PodStatus computed from the desired pod, what the runtime has, probe
 // results and the reasons containers are waiting (KUBELET.md §9). Pure: status is computed,
 // never stored. `get -o json` and `run --wait` both read it.
-import type {Container, ContainerStatus, PodStatus, StaticPod} from '../api/types.js'
+import type {Container, ContainerStatus, PodSpec, PodStatus, StaticPod} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {PodProbeResults} from '../pod/probe-results.js'
 import {isSidecar} from '../pod/restart-policy.js'
@@ -9,6 +9,7 @@ import {sortSandboxes} from '../pod/sandbox-order.js'
 import {podConditions} from './conditions.js'
 import {containerStatus, rfc3339} from './container-status.js'
 import {podPhase} from './phase.js'
+import {restartAll} from '../pod/restart-all.js'
 import {podQosClass} from '../kuberuntime/qos.js'
 import {DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON, deadlineExceeded, podStartTime} from '../pod/active-deadline.js'
 
@@ -24,6 +25,16 @@ export interface StatusInput {
   now?: number | undefined
   /** When the pod's current instance started (its first sync); else its first sandbox's creation. */
   startTime?: number | undefined
+}
+
+/**
+ * All containers restart in place (KEP-5532, pod/restart-all.ts): the pod is Pending, as the
+ * kubelet reports it, until every regular container of the new run exists; the earlier run's
+ * exits must not make it Failed or Succeeded meanwhile.
+ */
+function restartingAll(spec: PodSpec, containers: RuntimePod['containers']): boolean {
+  const again = restartAll(spec, containers)
+  return again !== undefined && spec.containers.some((c) => !again.current.some((rc) => rc.name === c.name))
 }
 
 export function generatePodStatus(input: StatusInput): PodStatus {
@@ -46,7 +57,7 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const statuses = spec.containers.map((c) => statusOf(c, 'regular'))
 
   const expired = input.now !== undefined && deadlineExceeded(spec, sandboxes, input.now, input.startTime)
-  const phase = expired ? 'Failed' : podPhase(spec, initStatuses, statuses)
+  const phase = expired ? 'Failed' : restartingAll(spec, runtimeContainers) ? 'Pending' : podPhase(spec, initStatuses, statuses)
   const readySandboxes = sandboxes.filter((s) => s.state === 'ready')
   // Ready to start containers: one ready sandbox whose network is set up (an IP, or the host's).
   const sandboxReady = sandboxes[0]?.state === 'ready' && readySandboxes.length === 1 && (spec.hostNetwork === true || sandboxes[0].ip !== '')

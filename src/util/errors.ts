@@ -88,3 +88,21 @@ export class InternalError extends KubeNodeError {
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }
+
+/** gRPC's code names as Go spells them (codes.Code.String()), by code number. */
+const GO_GRPC_CODES = [
+  'OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied',
+  'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated',
+] as const
+
+/**
+ * A runtime error as the kubelet shows it (a gRPC status error's Go text):
+ * `rpc error: code = NotFound desc = failed to pull and unpack image …`, without kube-node's
+ * `CRI PullImage failed (NotFound):` prefix; anything else, its own message.
+ */
+export function runtimeErrorText(err: unknown): string {
+  if (!(err instanceof CriError)) return errorMessage(err)
+  const wire = (err.cause as {code?: unknown} | undefined)?.code
+  const name = typeof wire === 'number' && GO_GRPC_CODES[wire] !== undefined ? GO_GRPC_CODES[wire] : err.code === 'Cancelled' ? 'Canceled' : err.code
+  return `rpc error: code = ${name} desc = ${err.detail}`
+}

@@ -107,6 +107,18 @@ describe('killContainer', () => {
     expect(events).toEqual(['Normal Killing', 'Warning ExceededGracePeriod'])
   })
 
+  it.each([
+    ['a liveness kill that restarts', {reason: 'container "main" failed its liveness probe', restarted: true}, 'Container main failed liveness probe, will be restarted'],
+    ['a startup kill under Never', {reason: 'container "main" failed its startup probe', restarted: false}, 'Container main failed startup probe'],
+    ['an edit', {reason: 'container "main"\'s spec changed: image busybox → busybox:2', restarted: true}, 'Container main definition changed, will be restarted'],
+    ['a stop with no reason (the pod goes)', {}, 'Stopping container main'],
+  ] as const)('says why in its Killing event: %s', async (_name, opts, want) => {
+    const messages: string[] = []
+    const sink = {emit: (_o: unknown, _type: string, reason: string, message: string) => void (reason === 'Killing' && messages.push(message))}
+    await killContainer({...deps, events: sink}, target(), pod(30), opts)
+    expect(messages).toEqual([want])
+  })
+
   it('never gives StopContainer less than 2 seconds', async () => {
     execTaking(10_000)
     await killContainer(deps, target(), pod(10, {lifecycle: {preStop: {exec: {command: ['drain']}}}}))
@@ -268,5 +280,71 @@ describe('stopPodSandboxes', () => {
     }
     await stopPodSandboxes({runtime: fake, logger: silentLogger, clock}, p, rp, {remove: false})
     expect(calls).toEqual(['StopContainer main 30', 'StopContainer log 23', 'StopContainer proxy 23'])
+  })
+})
+
+describe('stopPodSandboxes with sidecars: the timing of hooks and stops', () => {
+  it('starts every preStop hook at once, sidecars\' too; then stops the main containers, then the sidecars in reverse order', async () => {
+    const fake = new FakeRuntime()
+    const clock = new FakeClock(undefined, 0)
+    const calls: string[] = []
+    const at = (text: string): void => void calls.push(`t=${Math.round(clock.now() / 1000)} ${text}`)
+    const takes = (ms: number): Promise<void> => new Promise((resolve) => void clock.after(ms, resolve))
+    // The app's hook takes 3 s, the proxy's 5 s; the app takes 4 s to stop, a sidecar 1 s.
+    const hookMs: Record<string, number> = {app: 3_000, proxy: 5_000}
+    const stopMs: Record<string, number> = {app: 4_000, proxy: 1_000, log: 1_000}
+    Object.assign(fake, {
+      containerStatus: async (id: string) => ({id, annotations: {}}),
+      execSync: async (cid: string): Promise<ExecSyncResult> => {
+        at(`preStop ${cid} starts`)
+        await takes(hookMs[cid] ?? 0)
+        return {stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: 0}
+      },
+      stopContainer: async (cid: string, grace: number): Promise<void> => {
+        at(`StopContainer ${cid} ${grace}`)
+        await takes(stopMs[cid] ?? 0)
+      },
+      stopPodSandbox: async (): Promise<void> => at('StopPodSandbox'),
+    })
+    const hook = {preStop: {exec: {command: ['drain']}}}
+    const p = namedPod('web', [{name: 'app', image: 'busybox', lifecycle: hook}], {
+      mutate: (x) => {
+        x.spec.terminationGracePeriodSeconds = 30
+        x.spec.initContainers = [
+          {name: 'proxy', image: 'busybox', restartPolicy: 'Always', lifecycle: hook},
+          {name: 'log', image: 'busybox', restartPolicy: 'Always'},
+        ]
+      },
+    }).pod
+    const rp: RuntimePod = {
+      uid: 'uid-web', name: 'web-node1', namespace: 'default', manifestName: 'web',
+      sandboxes: [{id: 's1', state: 'ready', attempt: 0, createdAt: 1, ip: '10.0.0.1', labels: {}, annotations: {}}],
+      containers: [
+        observed({id: 'proxy', name: 'proxy', type: 'sidecar'}),
+        observed({id: 'app', name: 'app'}),
+        observed({id: 'log', name: 'log', type: 'sidecar'}),
+      ],
+    }
+    let finished = false
+    const stopping = stopPodSandboxes({runtime: fake, logger: silentLogger, clock}, p, rp, {remove: false}).then(() => void (finished = true))
+    const settle = async (): Promise<void> => {
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r))
+    }
+    for (let s = 0; s < 40 && !finished; s++) {
+      await settle()
+      clock.advance(1_000)
+    }
+    await stopping
+    expect(calls).toEqual([
+      // Both hooks start at the start of termination.
+      't=0 preStop proxy starts',
+      't=0 preStop app starts',
+      // The app stops when its hook is done, with what is left of its grace period.
+      't=3 StopContainer app 27',
+      // The last sidecar goes once the app has stopped; the proxy, whose hook ended at 5 s, after it.
+      't=7 StopContainer log 23',
+      't=8 StopContainer proxy 22',
+      't=9 StopPodSandbox',
+    ])
   })
 })

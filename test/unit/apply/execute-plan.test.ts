@@ -74,7 +74,8 @@ describe('pullImages', () => {
     const steps: string[] = []
     const out = await pullImages(deps(), plan([{type: 'PullImage', image, containers: ['app'], reason: 'not present'}]), pod().pod, (_pod, text) => steps.push(text))
     expect(out.map((f) => ({reason: f.reason, permanent: f.permanent}))).toEqual(expected)
-    expect(out.every((f) => f.container === 'app' && f.message.includes(image))).toBe(true)
+    // The kubelet's waiting message: the runtime's error as it gave it, without kube-node's CRI prefix.
+    expect(out.every((f) => f.container === 'app' && /^rpc error: code = (NotFound|Unavailable) desc = /.test(f.message))).toBe(true)
     expect(steps).toEqual([`pull image ${image} (for "app"): not present`])
   })
 
@@ -87,6 +88,28 @@ describe('pullImages', () => {
     const out = await pullImages(deps({serializePulls}), plan([{type: 'PullImage', image: 'nope:1', containers: ['a', 'b'], reason: 'r'}]), pod().pod)
     expect(out.map((f) => f.container)).toEqual(['a', 'b'])
     expect(serialized).toBe(1)
+  })
+
+  it("the Pulled event has the kubelet's form: the pull's time, the time with the queue, the size", async () => {
+    const clock = new FakeClock(fake)
+    const events: string[] = []
+    const sink = {emit: (_o: unknown, _t: string, reason: string, message: string) => void (reason === 'Pulled' && events.push(message))}
+    // 2s waiting in the node's pull queue, then a pull of 1.2345s.
+    const serializePulls = async <T>(pull: () => Promise<T>): Promise<T> => {
+      clock.advance(2_000)
+      const p = pull()
+      clock.advance(1_234.5)
+      return p
+    }
+    await pullImages(deps({serializePulls, clock, events: sink}), plan([{type: 'PullImage', image: 'redis:7', containers: ['app'], reason: 'r'}]), pod().pod)
+    expect(events).toEqual(['Successfully pulled image "redis:7" in 1.234s (3.234s including waiting). Image size: 1000 bytes.'])
+  })
+
+  it('an ErrImagePull event quotes the runtime error as the kubelet does', async () => {
+    const events: string[] = []
+    const sink = {emit: (_o: unknown, _t: string, _r: string, message: string) => void events.push(message)}
+    await pullImages(deps({events: sink}), plan([{type: 'PullImage', image: 'nope:1', containers: ['app'], reason: 'r'}]), pod().pod)
+    expect(events).toContain('Failed to pull image "nope:1": rpc error: code = NotFound desc = failed to resolve reference "nope:1": not found')
   })
 })
 
@@ -209,9 +232,11 @@ describe('executePlan', () => {
     const events: string[] = []
     const sink = {emit: (o: {fieldPath?: string | undefined}, type: string, reason: string, message: string) => events.push(`${type} ${reason} ${o.fieldPath ?? ''}: ${message}`)}
     await executePlan(deps({events: sink}), pod([{}, {image: 'redis:7'}]), plan([{type: 'PullImage', image: 'redis:7', containers: ['app1'], reason: 'r'}, create, start('app'), start('app1')]), undefined, INPUTS)
-    expect(events.map((e) => e.replace(/in [\d.]+s$/, 'in Ns'))).toEqual([
+    expect(events).toEqual([
       'Normal Pulling spec.containers{app1}: Pulling image "redis:7"',
-      'Normal Pulled spec.containers{app1}: Successfully pulled image "redis:7" in Ns',
+      'Normal Pulled spec.containers{app1}: Successfully pulled image "redis:7" in 0s (0s including waiting). Image size: 1000 bytes.',
+      // No pull for app (IfNotPresent, and the image is there): the kubelet says so.
+      'Normal Pulled spec.containers{app}: Container image "nginx:1.27" already present on machine',
       'Normal Created spec.containers{app}: Created container: app',
       'Normal Started spec.containers{app}: Started container app',
       'Normal Created spec.containers{app1}: Created container: app1',

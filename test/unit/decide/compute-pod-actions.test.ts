@@ -839,3 +839,106 @@ describe('computePodActions: activeDeadlineSeconds counts from the instance star
     expect(plan(seconds, startTime).actions.map(summary)).toEqual(want)
   })
 })
+
+/**
+ * RestartAllContainers (KEP-5532): foo2 (own policy Never) restarts the whole pod in place when it
+ * exits 42; the pod's policy is Never. Old instances exited at T0+5s; a new run's containers are
+ * created at T0+7s. With `inits`, the pod has a regular init container and a sidecar first.
+ */
+function restartAllPod(inits = false): Base {
+  return () => {
+    const sp = basePod()
+    sp.pod.spec.restartPolicy = 'Never'
+    const foo2 = sp.pod.spec.containers[1]!
+    foo2.restartPolicy = 'Never'
+    foo2.restartPolicyRules = [{action: 'RestartAllContainers', exitCodes: {operator: 'In', values: [42]}}]
+    if (inits) {
+      sp.pod.spec.initContainers = [
+        container('init1', 'busybox:1.36'),
+        container('sc', 'busybox:1.36', {restartPolicy: 'Always', restartPolicyRules: [{action: 'RestartAllContainers', exitCodes: {operator: 'In', values: [88]}}]}),
+      ]
+    }
+    return sp
+  }
+}
+const NEW_RUN = T0 + 7000
+/** The earlier run with its init container done and its sidecar running, then the regular containers. */
+const initsRan = (rt: RuntimePod, sp: StaticPod): void =>
+  void (rt.containers = [runtimeContainer(sp, 'init1', exited(0, {finishedAt: T0 + 500, createdAt: T0})), runtimeContainer(sp, 'sc', {createdAt: T0}), ...rt.containers])
+/** A container of the new run, created after the exit that restarted everything. */
+const again = (name: string, extra: Partial<RuntimePod['containers'][number]> = {}) => (rt: RuntimePod, sp: StaticPod): void =>
+  void rt.containers.unshift(runtimeContainer(sp, name, {id: `id-${name}-2`, createdAt: NEW_RUN, startedAt: NEW_RUN, restartCount: 1, ...extra}))
+/** What the restart stopped of the earlier run. */
+const oldStopped = (rt: RuntimePod): void => void rt.containers.forEach((c) => c.state === 'running' && Object.assign(c, exited(137, {finishedAt: T0 + 6000})))
+const steps = (...fns: Array<(rt: RuntimePod, sp: StaticPod) => void>) => (rt: RuntimePod, sp: StaticPod): void => fns.forEach((f) => f(rt, sp))
+
+describe('computePodActions: restartPolicyRules RestartAllContainers', () => {
+  const rows: Array<Row & {inits?: boolean; reason?: string}> = [
+    {
+      name: 'foo2 exits 42 → the others stop, and every container starts again in the same sandbox',
+      runtime: foo2Exits(42),
+      want: ['KillContainer foo1', 'KillContainer foo3', ...allRegular(1)],
+      reason: 'container "foo1" has not been started yet: container "foo2" exited with code 42 and its restartPolicyRules[0] restarts all containers',
+    },
+    {name: 'foo2 exits 1: no rule matches, its policy Never keeps it stopped; the others run on', runtime: foo2Exits(1), want: []},
+    {
+      name: 'succeeded containers start again too (pod Never)',
+      runtime: (rt) => void (setContainer(rt, 'foo1', exited(0, {finishedAt: T0 + 3000})), setContainer(rt, 'foo3', exited(0, {finishedAt: T0 + 3000})), foo2Exits(42)(rt)),
+      want: allRegular(1),
+    },
+    {
+      name: 'the earlier run stopped by the restart (137 after the 42) only counts as history',
+      runtime: (rt) => void (allExited([137, 42, 137])(rt), setContainer(rt, 'foo1', {finishedAt: T0 + 6000}), setContainer(rt, 'foo3', {finishedAt: T0 + 6000})),
+      want: allRegular(1),
+    },
+    {
+      name: 'the new run is running: nothing to do, the old exit is history',
+      runtime: steps(foo2Exits(42), oldStopped, again('foo1'), again('foo2'), again('foo3')),
+      want: [],
+    },
+    {
+      name: 'in the new run foo1 succeeds: pod Never keeps it stopped; nothing else happens',
+      runtime: steps(foo2Exits(42), oldStopped, again('foo1', exited(0, {finishedAt: NEW_RUN + 1000})), again('foo2'), again('foo3')),
+      want: [],
+    },
+    {
+      name: 'foo2 exits 42 again in the new run → another restart of everything',
+      runtime: steps(foo2Exits(42), oldStopped, again('foo1'), again('foo2', exited(42, {finishedAt: NEW_RUN + 1000})), again('foo3')),
+      want: ['KillContainer foo1', 'KillContainer foo3', ...allRegular(2)],
+    },
+    {
+      name: 'the sandbox died too: a new sandbox runs every container',
+      runtime: (rt) => void (foo2Exits(42)(rt), dead(rt)),
+      want: ['KillPod', 'CreateSandbox attempt=1', ...allRegular(1)],
+    },
+    {
+      name: 'with init containers: everything stops, the first init container runs again',
+      inits: true,
+      runtime: steps(initsRan, foo2Exits(42)),
+      want: ['KillContainer sc', 'KillContainer foo1', 'KillContainer foo3', 'Start init init1 restart=1'],
+    },
+    {
+      name: 'with init containers: the new run waits for its init container (the old ones are history)',
+      inits: true,
+      runtime: steps(initsRan, foo2Exits(42), oldStopped, again('init1')),
+      want: [],
+    },
+    {
+      name: 'with init containers: the new init container done → the sidecar starts again, then the rest',
+      inits: true,
+      runtime: steps(initsRan, foo2Exits(42), oldStopped, again('init1', exited(0, {finishedAt: NEW_RUN + 500}))),
+      want: ['Start sidecar sc restart=1'],
+    },
+    {
+      name: 'a sidecar exits 88 → every container stops, the pod starts from its first init container',
+      inits: true,
+      runtime: steps(initsRan, (rt) => setContainer(rt, 'sc', exited(88))),
+      want: ['KillContainer foo1', 'KillContainer foo2', 'KillContainer foo3', 'Start init init1 restart=1'],
+      reason: 'no init container has run yet; init container "init1" is first: sidecar "sc" exited with code 88 and its restartPolicyRules[0] restarts all containers',
+    },
+  ]
+  it.each(rows)('$name', (row) => {
+    check(row, restartAllPod(row.inits))
+    if (row.reason !== undefined) expect(compute(row, restartAllPod(row.inits)).actions.find((a) => a.type === 'StartContainer')?.reason).toBe(row.reason)
+  })
+})

@@ -1,6 +1,7 @@
 // The executor's steps, one by one and together, over the fake CRI and an in-memory host: what
 // each step asks of the runtime and the host, and which waiting reason each failure becomes.
 import {beforeEach, describe, expect, it} from 'vitest'
+import type {CriErrorCode} from '../../../src/util/errors.js'
 import type {Container, StaticPod} from '../../../src/api/types.js'
 import {executePlan, type ExecutorDeps, type SyncInputs} from '../../../src/apply/execute-plan.js'
 import {pullImages} from '../../../src/apply/pull-images.js'
@@ -146,12 +147,17 @@ describe('startContainer', () => {
   it.each<[string, Partial<Container>, string | undefined, string, boolean]>([
     ['a container missing from the spec', {}, undefined, 'CreateContainerConfigError', true],
     ['an env reference to a missing ConfigMap', {env: [{name: 'X', valueFrom: {configMapKeyRef: {name: 'cfg', key: 'k'}}}]}, undefined, 'CreateContainerConfigError', true],
-    ['CreateContainer refused', {}, 'CreateContainer', 'CreateContainerError', false],
-    ['StartContainer refused', {}, 'StartContainer', 'RunContainerError', false],
+    // What the runtime refuses comes back every time (a wrong command): run fails the pod on it.
+    ['CreateContainer refused', {}, 'CreateContainer', 'CreateContainerError', true],
+    ['StartContainer refused', {}, 'StartContainer', 'RunContainerError', true],
+    // A runtime that was only slow or away may answer the next time.
+    ['CreateContainer timed out', {}, 'CreateContainer:DeadlineExceeded', 'CreateContainerError', false],
+    ['StartContainer while the runtime is away', {}, 'StartContainer:Unavailable', 'RunContainerError', false],
   ])('%s → %s', async (name, container, failing, reason, permanent) => {
     const sp = pod([container])
     const sandbox = await sandboxFor(sp)
-    if (failing) fake.failNext(failing)
+    const [call, code] = (failing ?? '').split(':') as [string, CriErrorCode | undefined]
+    if (failing) fake.failNext(call, code ?? 'Unknown')
     const action = name.includes('missing from') ? start('ghost') : start()
     const out = await startContainer(deps(), sp, action, sandbox, EMPTY_OBJECT_STORE)
     expect(out.failure).toMatchObject({reason, permanent})

@@ -9,6 +9,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {parse} from 'yaml'
 import {eventually, knAs, makeDirs, podYaml} from '../e2e/support.js'
 import {argsAs, startWatchAs, type Watch} from './support/daemon.js'
+import {readApiCredential} from '../../src/node/api-credential.js'
 
 const NODE = 'adv-output-escapes'
 const dirs = makeDirs()
@@ -51,8 +52,11 @@ describe('output of text from input (real containerd)', () => {
   })
 
   it("the API's Table cells carry the probe's output escaped", async () => {
+    // Events need the credential `kube-node kubeconfig` prints (root's, as kubectl's would be).
+    const credential = await eventually(() => readApiCredential(dirs.rootDir), 30_000, 'the API credential')
     const table = await eventually(async () => {
-      const res = await fetch(`http://127.0.0.1:${watch.port}/api/v1/namespaces/default/events`, {headers: {accept: 'application/json;as=Table;v=v1;g=meta.k8s.io'}, signal: AbortSignal.timeout(5000)})
+      const headers = {accept: 'application/json;as=Table;v=v1;g=meta.k8s.io', authorization: `Bearer ${credential.token}`}
+      const res = await fetch(`http://127.0.0.1:${watch.port}/api/v1/namespaces/default/events`, {headers, signal: AbortSignal.timeout(5000)})
       const body = (await res.json()) as {rows?: Array<{cells: unknown[]}>}
       return body.rows?.some((r) => r.cells[2] === 'Unhealthy' && String(r.cells[3]).includes('hostile')) ? body : undefined
     }, 60_000, 'the Unhealthy event')

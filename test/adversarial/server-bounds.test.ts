@@ -12,6 +12,7 @@ import {KUBE_API_LIMITS} from '../../src/server/kube-api/limits.js'
 import {eventually, knArgs, makeDirs, podYaml, writeManifest} from '../e2e/support.js'
 import {argsAs, startWatchAs, type Watch} from './support/daemon.js'
 import {healthz} from './support/raw-http.js'
+import {readApiCredential} from '../../src/node/api-credential.js'
 
 const NODE = 'adv-bounds'
 const POD = `quiet-${NODE}`
@@ -86,7 +87,10 @@ function openCount(pid: number, path: string): number {
   }).length
 }
 
-const get = (path: string, keepAlive = false): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${keepAlive ? '' : 'Connection: close\r\n'}\r\n`
+/** Logs need the credential `kube-node kubeconfig` prints: root holds it, as these clients do. */
+let auth = ''
+const bearer = (): Record<string, string> => ({authorization: auth})
+const get = (path: string, keepAlive = false): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth}\r\n${keepAlive ? '' : 'Connection: close\r\n'}\r\n`
 
 /** Reads a response body to its end, keeping only its size and last bytes. */
 async function drain(res: Response): Promise<{bytes: number; tail: string}> {
@@ -112,7 +116,9 @@ beforeAll(async () => {
     const found = readdirSync(dirs.logsDir, {recursive: true, encoding: 'utf8'}).find((f) => f.endsWith('.log'))
     return found ? join(dirs.logsDir, found) : undefined
   }, 60_000, 'the container log file')
-  await eventually(async () => ((await fetch(`http://127.0.0.1:${watch.port}${LOG_PATH}`)).status === 200 ? true : undefined), 30_000, 'the pod in the API')
+  const credential = await eventually(() => readApiCredential(dirs.rootDir), 30_000, 'the API credential')
+  auth = `Bearer ${credential.token}`
+  await eventually(async () => ((await fetch(`http://127.0.0.1:${watch.port}${LOG_PATH}`, {headers: bearer()})).status === 200 ? true : undefined), 30_000, 'the pod in the API')
 })
 
 afterAll(async () => {
@@ -127,7 +133,7 @@ describe('server bounds under many local clients', () => {
     const records = Math.ceil((32 * MiB) / record.length)
     writeFileSync(logFile, record.repeat(records) + `${T} stdout F end\n`)
     const base = `http://127.0.0.1:${watch.port}${LOG_PATH}`
-    const reads = Promise.all(Array.from({length: 8}, (_, i) => fetch(i % 2 === 0 ? base : `${base}?tailLines=1`).then(drain)))
+    const reads = Promise.all(Array.from({length: 8}, (_, i) => fetch(i % 2 === 0 ? base : `${base}?tailLines=1`, {headers: bearer()}).then(drain)))
     const {value, peakMiB} = await peakRss(watch.pid, reads)
     console.log(`8 reads of a ${records}-record partial line (${((records * 16 * 1024) / MiB).toFixed(0)} MiB): watch peak RSS ${peakMiB.toFixed(0)} MiB`)
     for (const r of value) {

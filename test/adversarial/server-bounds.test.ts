@@ -13,6 +13,7 @@ import {eventually, knArgs, makeDirs, podYaml, writeManifest} from '../e2e/suppo
 import {argsAs, startWatchAs, type Watch} from './support/daemon.js'
 import {healthz} from './support/raw-http.js'
 import {readApiCredential} from '../../src/node/api-credential.js'
+import {startAsNobody} from './support/nobody.js'
 
 const NODE = 'adv-bounds'
 const POD = `quiet-${NODE}`
@@ -205,6 +206,38 @@ describe('server bounds under many local clients', () => {
       expect(held.filter((s) => s.closed()).length).toBeGreaterThan(200)
     } finally {
       for (const s of held) s.socket.destroy()
+    }
+  })
+
+  it('an unprivileged local user (nobody) holding every watch slot and hundreds of sockets: /healthz answers, a new watch gets in, RSS stays bounded', async () => {
+    // What any user of the host (or a hostNetwork pod) can do on the loopback port: no credential.
+    const flood = `
+      const net = require('node:net')
+      const port = Number(process.env.PORT), held = []
+      const open = (req) => new Promise((resolve) => {
+        const s = net.connect(port, '127.0.0.1', () => { s.write(req); resolve() })
+        s.on('error', () => resolve()); s.pause(); held.push(s)
+      })
+      ;(async () => {
+        for (let i = 0; i < ${KUBE_API_LIMITS.maxStreams}; i++) await open('GET /api/v1/pods?watch=true HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n')
+        for (let i = 0; i < 300; i++) await open('GET /healthz HTTP/1.1\\r\\nHost: x\\r\\n')
+        console.log('holding ' + held.length)
+        setInterval(() => {}, 1000)
+      })()`
+    const attacker = await startAsNobody(flood, {PORT: String(watch.port)})
+    try {
+      expect(attacker.line).toMatch(/^holding \d+$/)
+      const h = await healthz(watch.port)
+      expect(h.status).toBe(200)
+      expect(h.ms).toBeLessThan(1000)
+      await new Promise((r) => setTimeout(r, STREAM_EVICT_IDLE_MS + 500))
+      const ac = new AbortController()
+      const res = await fetch(`http://127.0.0.1:${watch.port}/api/v1/pods?watch=true`, {signal: ac.signal})
+      expect(res.status).toBe(200)
+      ac.abort()
+      expect(rssMiB(watch.pid)).toBeLessThan(RSS_BOUND_MIB)
+    } finally {
+      await attacker.stop()
     }
   })
 

@@ -203,7 +203,8 @@ describe('server bounds under many local clients', () => {
       expect(h.status).toBe(200)
       expect(h.ms).toBeLessThan(1000)
       // The bound on open sockets held: the longest idle were closed to let the others in.
-      expect(held.filter((s) => s.closed()).length).toBeGreaterThan(200)
+      // (The closes reach this process a moment after the daemon made them.)
+      await eventually(() => (held.filter((s) => s.closed()).length > 200 ? true : undefined), 5000, 'the longest idle sockets to be closed')
     } finally {
       for (const s of held) s.socket.destroy()
     }

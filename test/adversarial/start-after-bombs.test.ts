@@ -3,7 +3,7 @@
 // Each is answered in bounded time within a capped heap: accepted, or exit 2 with sentences that
 // stay short and escaped; never a stack overflow or a hang.
 import {spawnSync} from 'node:child_process'
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
@@ -31,7 +31,10 @@ function write(pods: string[]): void {
 
 function validate(): {status: number | null; stdout: string; stderr: string; ms: number} {
   const started = performance.now()
-  const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MIB}`, join(ROOT, 'bin/run.js'), 'validate', '-f', dir, '--node-name', 'adv'], {
+  // Each file its own location, and room for every pod: the graphs, not the per-directory and
+  // maxPods bounds (manifest-bombs and source-limits test those), are what is tried here.
+  const files = readdirSync(dir).sort().flatMap((f) => ['-f', join(dir, f)])
+  const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MIB}`, join(ROOT, 'bin/run.js'), 'validate', ...files, '--max-pods', '1000000', '--node-name', 'adv'], {
     encoding: 'utf8',
     timeout: 60_000,
     maxBuffer: 64 * 1024 * 1024,

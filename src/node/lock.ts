@@ -3,7 +3,7 @@
 // open it. The kernel gives the lock to one process and releases it the moment that process's
 // descriptor closes, however it dies, so a stale or reused PID never blocks start-up and two
 // concurrent starts never both win. (An abstract unix socket, the earlier lock, has no owner or
-// permissions: any local user could bind its predictable name first. A PID file alone cannot give
+// permissions: every local user could bind its predictable name first. A PID file alone cannot give
 // both guarantees; a mkdir lock goes stale on kill -9.) The file is never removed or replaced, as
 // that would let a second process lock a fresh file while the first still holds the old one; it
 // holds the owner's PID, for people and tools only.

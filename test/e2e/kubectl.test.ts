@@ -2,13 +2,12 @@
 // their restarts, logs and events as a cluster user sees them, through the kubeconfig that
 // `kube-node kubeconfig` prints; and every write refused.
 import {describe, expect, it} from 'vitest'
-import {spawn, execFile} from 'node:child_process'
-import {createServer} from 'node:net'
+import {spawn} from 'node:child_process'
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {KUBECTL, freePort, kubectlWith} from './kubectl-support.js'
 import {NODE, eventually, kn, makeDirs, manifestDir, podYaml, startWatch, type Daemon} from './support.js'
 
-const KUBECTL = process.env['KUBECTL'] ?? 'kubectl'
 const dirs = makeDirs()
 let daemon: Daemon | undefined
 const manifests = manifestDir(dirs, async () => {
@@ -18,11 +17,7 @@ const manifests = manifestDir(dirs, async () => {
 const kubeconfig = join(dirs.work, 'kubeconfig')
 const env = {...process.env, KUBECONFIG: kubeconfig, HOME: dirs.work}
 
-function kubectl(...args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-  return new Promise((resolve) => {
-    execFile(KUBECTL, ['--request-timeout', '20s', ...args], {env}, (err, stdout, stderr) => resolve({code: err ? ((err as {code?: number}).code ?? 1) : 0, stdout, stderr}))
-  })
-}
+const kubectl = kubectlWith(kubeconfig, dirs.work)
 
 /** kubectl running in the background, its output so far. */
 function kubectlStream(...args: string[]): {out: () => string; stop: () => Promise<void>} {
@@ -32,16 +27,6 @@ function kubectlStream(...args: string[]): {out: () => string; stop: () => Promi
   child.stderr.on('data', (d: Buffer) => (out += d.toString()))
   const exited = new Promise<void>((r) => child.once('exit', () => r()))
   return {out: () => out, stop: async () => void (child.kill('SIGTERM'), await exited)}
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const {port} = s.address() as {port: number}
-      s.close(() => resolve(port))
-    })
-  })
 }
 
 const WEB = `web-${NODE}`

@@ -2,14 +2,12 @@
 // to an image that cannot be pulled is not Ready (kubectl wait does not pass) while the old
 // container keeps serving, stably, over two pull back-off periods; a fixed edit is Ready with its
 // restarts back at 0; an annotation bump runs a finished pod again.
-import {afterAll, describe, expect, it} from 'vitest'
-import {execFile} from 'node:child_process'
-import {createServer} from 'node:net'
+import {describe, expect, it} from 'vitest'
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {freePort, kubectlWith} from './kubectl-support.js'
 import {BUSYBOX, NODE, ctr, eventually, getPods, kn, makeDirs, manifestDir, startWatch, type Daemon, type PodView} from './support.js'
 
-const KUBECTL = process.env['KUBECTL'] ?? 'kubectl'
 const dirs = makeDirs()
 let daemon: Daemon | undefined
 const manifests = manifestDir(dirs, async () => {
@@ -17,25 +15,8 @@ const manifests = manifestDir(dirs, async () => {
   daemon = undefined
 })
 const kubeconfig = join(dirs.work, 'kubeconfig')
-afterAll(() => undefined)
 
-function kubectl(...args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-  return new Promise((resolve) => {
-    execFile(KUBECTL, ['--request-timeout', '20s', ...args], {env: {...process.env, KUBECONFIG: kubeconfig, HOME: dirs.work}}, (err, stdout, stderr) =>
-      resolve({code: err ? ((err as {code?: number}).code ?? 1) : 0, stdout, stderr}),
-    )
-  })
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer()
-    s.listen(0, '127.0.0.1', () => {
-      const {port} = s.address() as {port: number}
-      s.close(() => resolve(port))
-    })
-  })
-}
+const kubectl = kubectlWith(kubeconfig, dirs.work)
 
 async function watchWithKubeconfig(): Promise<void> {
   mkdirSync(manifests, {recursive: true})

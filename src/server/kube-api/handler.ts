@@ -16,7 +16,7 @@ import {byNamespaceName, streamPodWatch} from './pod-watch.js'
 import {podList, podMatches, POD_FIELDS, type PodFilter} from './pods.js'
 import {parseQuery} from './query.js'
 import {parseListOptions, type ListOptions} from './list-options.js'
-import {listAt} from './resource-version.js'
+import {checkGetVersion, listAt} from './resource-version.js'
 import {subresourceRefusal, writeRefusal} from './refusals.js'
 import type {ApiContext, ApiRequest} from './request.js'
 import {parseRoute, type ApiRoute} from './route.js'
@@ -112,6 +112,7 @@ export function createKubeApi(opts: KubeApiOptions): KubeApi {
     // A named GET is a get, as on the API server: list and watch parameters do not apply to it.
     if (name !== undefined) {
       await hub.refresh()
+      checkGetVersion(r.query.get('resourceVersion'), hub.versions().current)
       const pod = hub.pods().find((p) => podMatches({namespace, name, labels: [], fields: []}, p))
       if (!pod) throw notFound('pods', name)
       return sendJson(r.res, 200, podObject(pod, r, pod.metadata?.resourceVersion ?? hub.resourceVersion))

@@ -4,6 +4,7 @@
 // does not do is ignored where the API server may ignore it too: `limit` (a server may return
 // every item, without a continue token) and `timeoutSeconds` on a list. Pure.
 import {boolParam, goQuote, int64Param, optionalBoolParam, type Query} from './query.js'
+import {checkResourceVersionText} from './resource-version.js'
 import {ApiError, badRequest, failure, type StatusCause} from './status.js'
 
 export type ResourceVersionMatch = '' | 'Exact' | 'NotOlderThan'
@@ -93,6 +94,6 @@ export function parseListOptions(q: Query): ListOptions {
   if (errs.length > 0) throw invalidListOptions(errs)
   // kube-node hands out no continue tokens (every list is whole), so any token is not its own.
   if (cont !== '') throw badRequest(`invalid continue token: kube-node returns every item in one list and hands out no continue tokens`)
-  if (resourceVersion !== '' && !/^\d{1,16}$/.test(resourceVersion)) throw badRequest(`invalid resource version ${goQuote(resourceVersion)}: expected a resourceVersion from a list or watch`)
+  checkResourceVersionText(resourceVersion)
   return opts
 }

@@ -31,6 +31,15 @@ export function byNamespaceName(a: Pod, b: Pod): number {
   return ka < kb ? -1 : ka > kb ? 1 : 0
 }
 
+/**
+ * How long a watch runs, as the API server times it: timeoutSeconds absent or 0 the longest a
+ * watch runs here, a negative one not at all (its timer has fired already), at most the longest.
+ */
+export function watchSeconds(timeoutSeconds: number | undefined): number {
+  if (timeoutSeconds === undefined || timeoutSeconds === 0) return KUBE_API_LIMITS.maxWatchSeconds
+  return Math.max(0, Math.min(timeoutSeconds, KUBE_API_LIMITS.maxWatchSeconds))
+}
+
 /** A bookmark's object: a Pod with nothing but the version (and, ending initial events, the annotation). */
 export function bookmarkPod(resourceVersion: string, initialEventsEnd: boolean): Pod {
   return {apiVersion: 'v1', kind: 'Pod', metadata: {resourceVersion, ...(initialEventsEnd ? {annotations: {[INITIAL_EVENTS_END]: 'true'}} : {})}}
@@ -56,7 +65,7 @@ export async function streamPodWatch(ctx: ApiContext, filter: PodFilter, opts: L
   const {hub, streams} = ctx
   const {res} = r
   // timeoutSeconds 0 or absent: the longest a watch may run here.
-  const seconds = opts.timeoutSeconds === undefined || opts.timeoutSeconds <= 0 ? KUBE_API_LIMITS.maxWatchSeconds : Math.min(opts.timeoutSeconds, KUBE_API_LIMITS.maxWatchSeconds)
+  const seconds = watchSeconds(opts.timeoutSeconds)
   await hub.refresh()
   const start = watchStart(opts, hub.versions())
   const durationMs = seconds * 1000

@@ -5,7 +5,8 @@
 // history reaches back to it, else 410 Expired. A watch from a version starts after it, or is
 // Expired when the history no longer reaches back. Pure.
 import type {ListOptions} from './list-options.js'
-import {ApiError, failure, type KubeStatus} from './status.js'
+import {goQuote} from './query.js'
+import {ApiError, badRequest, failure, type KubeStatus} from './status.js'
 
 export type ListAt = {kind: 'current'} | {kind: 'at'; version: number}
 
@@ -28,6 +29,21 @@ export function listAt(o: Pick<ListOptions, 'resourceVersion' | 'resourceVersion
   if (o.resourceVersionMatch !== 'Exact' || rv === v.current) return {kind: 'current'}
   if (rv < v.floor) throw new ApiError(failure('Expired', 'The resourceVersion for the provided list is too old.'))
   return {kind: 'at', version: rv}
+}
+
+/** Refuses a resourceVersion that is no version this node could have handed out (a decimal number). */
+export function checkResourceVersionText(resourceVersion: string): void {
+  if (resourceVersion !== '' && !/^\d{1,16}$/.test(resourceVersion)) throw badRequest(`invalid resource version ${goQuote(resourceVersion)}: expected a resourceVersion from a list or watch`)
+}
+
+/**
+ * A get's resourceVersion (GetOptions): "" and "0" the current object; a version is read as "not
+ * older than", so one newer than any handed out is the same 504 as for a list.
+ */
+export function checkGetVersion(resourceVersion: string | undefined, current: number): void {
+  if (resourceVersion === undefined || resourceVersion === '' || resourceVersion === '0') return
+  checkResourceVersionText(resourceVersion)
+  if (Number(resourceVersion) > current) throw tooLarge(Number(resourceVersion), current)
 }
 
 export type WatchStart =

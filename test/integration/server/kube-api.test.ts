@@ -204,7 +204,7 @@ describe('the Kubernetes API over HTTP', () => {
     expect(again.map((e) => `${e.type} ${e.object.metadata?.name}`)).toEqual(['MODIFIED web-n1'])
   })
 
-  it('lists by resourceVersion as the API server: NotOlderThan the current state, Exact the past one, a newer one 504', async () => {
+  it('lists and gets by resourceVersion as the API server: NotOlderThan the current state, Exact the past one, a newer one 504', async () => {
     const list = (await (await fetch(`${base}/api/v1/namespaces/default/pods`)).json()) as {metadata: {resourceVersion: string}}
     pods = [pod('web')]
     const now = (await (await fetch(`${base}/api/v1/namespaces/default/pods?resourceVersion=${list.metadata.resourceVersion}`)).json()) as {items: Pod[]; metadata: {resourceVersion: string}}
@@ -215,6 +215,9 @@ describe('the Kubernetes API over HTTP', () => {
     const future = await fetch(`${base}/api/v1/pods?resourceVersion=${Number(now.metadata.resourceVersion) + 5}`)
     expect(future.status).toBe(504)
     expect(await future.json()).toMatchObject({reason: 'Timeout', details: {causes: [{reason: 'ResourceVersionTooLarge'}]}})
+    // A named GET is a get: watch does not apply, a version newer than any handed out is 504.
+    expect(await (await fetch(`${base}/api/v1/namespaces/default/pods/web-n1?watch=true&resourceVersion=0`)).json()).toMatchObject({kind: 'Pod', metadata: {name: 'web-n1'}})
+    expect((await fetch(`${base}/api/v1/namespaces/default/pods/web-n1?resourceVersion=${Number(now.metadata.resourceVersion) + 5}`)).status).toBe(504)
     const invalid = await fetch(`${base}/api/v1/pods?resourceVersionMatch=Exact`)
     expect(invalid.status).toBe(422)
     expect(await invalid.json()).toMatchObject({reason: 'Invalid', details: {kind: 'ListOptions', group: 'meta.k8s.io', causes: [{field: 'resourceVersionMatch', reason: 'FieldValueForbidden'}]}})

@@ -1,8 +1,8 @@
 // resourceVersion for list and watch as the API server's watch cache answers it.
 import {describe, expect, it} from 'vitest'
 import type {Pod} from '../../../../src/api/types.js'
-import {listAt, watchStart} from '../../../../src/server/kube-api/resource-version.js'
-import {bookmarkTimes} from '../../../../src/server/kube-api/pod-watch.js'
+import {checkGetVersion, listAt, watchStart} from '../../../../src/server/kube-api/resource-version.js'
+import {bookmarkTimes, watchSeconds} from '../../../../src/server/kube-api/pod-watch.js'
 import {PodHub} from '../../../../src/server/kube-api/pod-hub.js'
 import type {ApiError} from '../../../../src/server/kube-api/status.js'
 
@@ -82,5 +82,28 @@ describe('PodHub.podsAt', () => {
     expect(view(h.podsAt(v0))).toEqual(['a Running 1001', 'b Running 1002'])
     expect(view(h.podsAt(Number(h.resourceVersion)))).toEqual(view(h.pods()))
     expect(h.versions()).toEqual({current: v0 + 3, floor: v0})
+  })
+})
+
+describe('checkGetVersion', () => {
+  it('a get reads "", "0" and a version up to the current one as the current object', () => {
+    for (const rv of [undefined, '', '0', '150', '200']) expect(() => checkGetVersion(rv, 200)).not.toThrow()
+  })
+  it('a newer version is 504 Too large; one that is no number 400', () => {
+    expect(status(() => checkGetVersion('201', 200))).toMatchObject({code: 504, reason: 'Timeout'})
+    expect(status(() => checkGetVersion('x', 200))).toMatchObject({code: 400, reason: 'BadRequest'})
+  })
+})
+
+describe('watchSeconds', () => {
+  it.each<[number | undefined, number]>([
+    [undefined, 1800],
+    [0, 1800],
+    [3, 3],
+    [999_999_999_999, 1800],
+    // The API server's timer for a negative timeout has fired already: the watch ends at once.
+    [-5, 0],
+  ])('timeoutSeconds=%s runs %i s', (t, want) => {
+    expect(watchSeconds(t)).toBe(want)
   })
 })

@@ -41,6 +41,9 @@ if [ "$(id -u)" = 0 ]; then
   command -v kubectl >/dev/null || missing+=(kubernetes-client)
   # test/e2e/systemd-notify.test.ts: systemd-notify (above) sends, a python3 socket receives.
   command -v python3 >/dev/null || missing+=(python3)
+  # test/e2e/official-clients.test.ts: the official Python client, as Debian ships it (the
+  # JavaScript one, @kubernetes/client-node, is a devDependency).
+  dpkg-query -W -f='${Status}' python3-kubernetes 2>/dev/null | grep -q 'ok installed' || missing+=(python3-kubernetes)
   if [ "${#missing[@]}" -gt 0 ]; then
     echo "installing: ${missing[*]}"
     DEBIAN_FRONTEND=noninteractive apt-get update -qq

@@ -9,12 +9,14 @@ import {loopbackHost} from '../loopback.js'
 import {apiGroupList, apiV1Resources, apiVersions, versionInfo} from './discovery.js'
 import {eventList, eventMatches, EVENT_FIELDS, type EventFilter} from './events.js'
 import {KUBE_API_LIMITS} from './limits.js'
-import {includeObject, wantsTable} from './negotiate.js'
+import {includeObject, wantsPretty, wantsTable} from './negotiate.js'
 import {PodHub} from './pod-hub.js'
 import {streamPodLog} from './pod-log.js'
 import {byNamespaceName, streamPodWatch} from './pod-watch.js'
 import {podList, podMatches, POD_FIELDS, type PodFilter} from './pods.js'
-import {parseQuery, boolParam, type Query} from './query.js'
+import {parseQuery} from './query.js'
+import {parseListOptions, type ListOptions} from './list-options.js'
+import {checkGetVersion, listAt} from './resource-version.js'
 import {subresourceRefusal, writeRefusal} from './refusals.js'
 import type {ApiContext, ApiRequest} from './request.js'
 import {parseRoute, type ApiRoute} from './route.js'
@@ -100,34 +102,36 @@ export function createKubeApi(opts: KubeApiOptions): KubeApi {
     }
   }
 
-  function podFilter(namespace: string | undefined, name: string | undefined, q: Query): PodFilter {
-    return {namespace, name, labels: parseLabelSelector(q.get('labelSelector')), fields: parseFieldSelector(q.get('fieldSelector'), POD_FIELDS)}
+  function podFilter(namespace: string | undefined, name: string | undefined, o: Pick<ListOptions, 'labelSelector' | 'fieldSelector'>): PodFilter {
+    return {namespace, name, labels: parseLabelSelector(o.labelSelector), fields: parseFieldSelector(o.fieldSelector, POD_FIELDS)}
   }
 
   const podObject = (pod: Pod, r: ApiRequest, rv: string): unknown => (r.table ? table(POD_COLUMNS, [podRow(pod, now(), r.include)], rv) : pod)
 
   async function pods(namespace: string | undefined, name: string | undefined, r: ApiRequest): Promise<void> {
-    const filter = podFilter(namespace, name, r.query)
-    if (boolParam(r.query, 'watch')) return streamPodWatch(ctx, filter, r, (pod, rv) => podObject(pod, r, rv))
-    await hub.refresh()
-    const rv = hub.resourceVersion
-    const items = hub.pods().filter((p) => podMatches(filter, p)).sort(byNamespaceName)
+    // A named GET is a get, as on the API server: list and watch parameters do not apply to it.
     if (name !== undefined) {
-      const pod = items[0]
+      await hub.refresh()
+      checkGetVersion(r.query.get('resourceVersion'), hub.versions().current)
+      const pod = hub.pods().find((p) => podMatches({namespace, name, labels: [], fields: []}, p))
       if (!pod) throw notFound('pods', name)
-      return sendJson(r.res, 200, podObject(pod, r, pod.metadata?.resourceVersion ?? rv))
+      return sendJson(r.res, 200, podObject(pod, r, pod.metadata?.resourceVersion ?? hub.resourceVersion))
     }
+    const opts = parseListOptions(r.query)
+    const filter = podFilter(namespace, undefined, opts)
+    if (opts.watch) return streamPodWatch(ctx, filter, opts, r, {pod: (pod, rv) => podObject(pod, r, rv), bookmark: (pod, rv) => (r.table ? table(POD_COLUMNS, [], rv) : pod)})
+    await hub.refresh()
+    const at = listAt(opts, hub.versions())
+    const rv = at.kind === 'at' ? String(at.version) : hub.resourceVersion
+    const items = (at.kind === 'at' ? hub.podsAt(at.version) : hub.pods()).filter((p) => podMatches(filter, p)).sort(byNamespaceName)
     const t = now()
     return sendJson(r.res, 200, r.table ? table(POD_COLUMNS, items.map((p) => podRow(p, t, r.include)), rv) : podList(items, rv))
   }
 
-
-
-
-
   async function events(namespace: string | undefined, name: string | undefined, r: ApiRequest): Promise<void> {
-    if (boolParam(r.query, 'watch')) throw new ApiError(failure('MethodNotAllowed', 'watching events is not supported by kube-node\'s read-only API: list them again, or use `kube-node events --watch` on the node'))
-    const filter: EventFilter = {namespace, name, labels: parseLabelSelector(r.query.get('labelSelector')), fields: parseFieldSelector(r.query.get('fieldSelector'), EVENT_FIELDS)}
+    const opts = name === undefined ? parseListOptions(r.query) : undefined
+    if (opts?.watch) throw new ApiError(failure('MethodNotAllowed', 'watching events is not supported by kube-node\'s read-only API: list them again, or use `kube-node events --watch` on the node'))
+    const filter: EventFilter = {namespace, name, labels: parseLabelSelector(opts?.labelSelector), fields: parseFieldSelector(opts?.fieldSelector, EVENT_FIELDS)}
     const items = (await data.events()).filter((e) => eventMatches(filter, e))
     if (name !== undefined) {
       const e = items[0]
@@ -149,9 +153,20 @@ export function createKubeApi(opts: KubeApiOptions): KubeApi {
 
 
 function sendJson(res: ServerResponse, code: number, body: unknown): void {
-  const text = JSON.stringify(body) + '\n'
+  const req = res.req
+  const pretty = wantsPretty(prettyOf(req.url ?? ''), req.headers['user-agent'])
+  const text = JSON.stringify(body, undefined, pretty ? 2 : undefined) + '\n'
   res.writeHead(code, {'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private'})
   res.end(res.req.method === 'HEAD' ? undefined : text)
+}
+
+/** The `pretty` parameter, read apart from the rest: a Status for a malformed query is sent with it too. */
+function prettyOf(url: string): string | undefined {
+  try {
+    return parseQuery(url).get('pretty')
+  } catch {
+    return undefined
+  }
 }
 
 function sendStatus(res: ServerResponse, status: KubeStatus): void {

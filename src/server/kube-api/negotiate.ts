@@ -4,7 +4,7 @@
 // the object itself. Pure.
 import type {IncludeObject} from './table.js'
 import {badRequest} from './status.js'
-import type {Query} from './query.js'
+import {goParseBool, type Query} from './query.js'
 
 export function wantsTable(accept: string | undefined): boolean {
   if (!accept) return false
@@ -19,4 +19,14 @@ export function includeObject(q: Query): IncludeObject {
   if (v === undefined || v === '' || v === 'Metadata') return 'Metadata'
   if (v === 'None' || v === 'Object') return v
   throw badRequest('includeObject: expected None, Metadata or Object')
+}
+
+/**
+ * Whether a JSON answer is indented, as the API server decides it: `pretty` read with Go's
+ * ParseBool (an unreadable value is false), else for the user agents of curl, Wget and browsers.
+ */
+export function wantsPretty(pretty: string | undefined, userAgent: string | undefined): boolean {
+  if (pretty !== undefined && pretty !== '') return goParseBool(pretty) ?? false
+  const ua = userAgent ?? ''
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0')
 }

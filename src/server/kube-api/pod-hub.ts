@@ -55,6 +55,25 @@ export class PodHub {
     return [...this.current.values()].map((s) => s.pod)
   }
 
+  /** The current version and the oldest one the history reaches back to. */
+  versions(): {current: number; floor: number} {
+    return {current: this.version, floor: this.historyFloor}
+  }
+
+  /**
+   * The pods as they were at `version` (at least the history's floor): the current ones with
+   * every later change undone, as a list with resourceVersionMatch=Exact reads them.
+   */
+  podsAt(version: number): Pod[] {
+    const pods = new Map([...this.current].map(([uid, s]) => [uid, s.pod]))
+    for (const c of [...this.history].reverse()) {
+      if (c.resourceVersion <= version) break
+      if (c.type === 'ADDED') pods.delete(c.uid)
+      else pods.set(c.uid, c.previous ?? c.pod)
+    }
+    return [...pods.values()]
+  }
+
   /**
    * Changes after `since`, or 'expired' when the history no longer reaches back that far
    * (the client must list again, as with an API server's 410 Gone).

@@ -1,18 +1,29 @@
 // `GET …/pods?watch=true`: the pods' changes as a stream of WatchEvents (one JSON object a line),
 // from a list's resourceVersion (replaying what the hub's history holds) or from now (every
 // current pod as ADDED first), in object or Table form, until the client goes away, the watch has
-// run its time or the server stops.
+// run its time or the server stops. With allowWatchBookmarks, BOOKMARK events carry the current
+// resourceVersion as the API server's watch cache sends them: about once a minute and just before
+// the watch's time is up, so a client that watches again starts from there, not from a version
+// the history may have dropped.
 import type {Pod} from '../../api/types.js'
 import {KUBE_API_LIMITS} from './limits.js'
+import type {ListOptions} from './list-options.js'
 import type {HubChange} from './pod-hub.js'
 import {podMatches, type PodFilter} from './pods.js'
-import {intParam} from './query.js'
 import type {ApiContext, ApiRequest} from './request.js'
-import {ApiError, badRequest, failure} from './status.js'
+import {watchStart} from './resource-version.js'
+import {ApiError, failure} from './status.js'
 import {MAX_PENDING_BYTES} from './streams.js'
 import {watchEventFor} from './watch-events.js'
 
 export const tooManyStreams = (): ApiError => new ApiError(failure('TooManyRequests', `too many watches and log reads open (at most ${KUBE_API_LIMITS.maxStreams}); try again later`))
+
+/** The annotation on the bookmark that ends a watch's initial events (sendInitialEvents). */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end'
+/** The API server's watch cache sends a bookmark about this often. */
+export const BOOKMARK_EVERY_MS = 60_000
+/** …and this long before a watch's time is up. */
+export const BOOKMARK_BEFORE_END_MS = 2_000
 
 export function byNamespaceName(a: Pod, b: Pod): number {
   const ka = `${a.metadata?.namespace ?? ''}/${a.metadata?.name ?? ''}`
@@ -20,15 +31,45 @@ export function byNamespaceName(a: Pod, b: Pod): number {
   return ka < kb ? -1 : ka > kb ? 1 : 0
 }
 
-/** `podObject` renders a pod as the client asked (object or one-row Table). */
-export async function streamPodWatch(ctx: ApiContext, filter: PodFilter, r: ApiRequest, podObject: (pod: Pod, rv: string) => unknown): Promise<void> {
+/**
+ * How long a watch runs, as the API server times it: timeoutSeconds absent or 0 the longest a
+ * watch runs here, a negative one not at all (its timer has fired already), at most the longest.
+ */
+export function watchSeconds(timeoutSeconds: number | undefined): number {
+  if (timeoutSeconds === undefined || timeoutSeconds === 0) return KUBE_API_LIMITS.maxWatchSeconds
+  return Math.max(0, Math.min(timeoutSeconds, KUBE_API_LIMITS.maxWatchSeconds))
+}
+
+/** A bookmark's object: a Pod with nothing but the version (and, ending initial events, the annotation). */
+export function bookmarkPod(resourceVersion: string, initialEventsEnd: boolean): Pod {
+  return {apiVersion: 'v1', kind: 'Pod', metadata: {resourceVersion, ...(initialEventsEnd ? {annotations: {[INITIAL_EVENTS_END]: 'true'}} : {})}}
+}
+
+/** When the bookmarks of a watch that ends after `durationMs` fall, in ms from its start. */
+export function bookmarkTimes(durationMs: number): number[] {
+  const times: number[] = []
+  const last = durationMs - BOOKMARK_BEFORE_END_MS
+  for (let t = BOOKMARK_EVERY_MS; t < last; t += BOOKMARK_EVERY_MS) times.push(t)
+  if (last > 0) times.push(last)
+  return times
+}
+
+/** How a watch's objects look as the client asked for them (object, or Table: a bookmark is one without rows). */
+export interface WatchRender {
+  pod(pod: Pod, rv: string): unknown
+  bookmark(pod: Pod, rv: string): unknown
+}
+
+export async function streamPodWatch(ctx: ApiContext, filter: PodFilter, opts: ListOptions, r: ApiRequest, render: WatchRender): Promise<void> {
+  const podObject = render.pod
   const {hub, streams} = ctx
-  const {res, query} = r
-  const rvText = query.get('resourceVersion')
-  if (rvText !== undefined && rvText !== '' && !/^\d{1,16}$/.test(rvText)) throw badRequest('resourceVersion: expected a resourceVersion from a list')
-  const timeout = intParam(query, 'timeoutSeconds', 0, Number.MAX_SAFE_INTEGER) || KUBE_API_LIMITS.maxWatchSeconds
+  const {res} = r
+  // timeoutSeconds 0 or absent: the longest a watch may run here.
+  const seconds = watchSeconds(opts.timeoutSeconds)
   await hub.refresh()
-  const slot = streams.acquire(res, {maxMs: Math.min(timeout, KUBE_API_LIMITS.maxWatchSeconds) * 1000, idleMs: KUBE_API_LIMITS.watchIdleSeconds * 1000})
+  const start = watchStart(opts, hub.versions())
+  const durationMs = seconds * 1000
+  const slot = streams.acquire(res, {maxMs: durationMs, idleMs: KUBE_API_LIMITS.watchIdleSeconds * 1000})
   if (!slot) throw tooManyStreams()
   const {signal} = slot
   res.writeHead(200, {'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private'})
@@ -42,26 +83,38 @@ export async function streamPodWatch(ctx: ApiContext, filter: PodFilter, r: ApiR
     // A client that does not read is let go rather than buffered for.
     if (res.writableLength > MAX_PENDING_BYTES) res.destroy()
   }
+  const bookmark = (initialEventsEnd: boolean): void => {
+    const rv = hub.resourceVersion
+    emit('BOOKMARK', render.bookmark(bookmarkPod(rv, initialEventsEnd), rv))
+  }
+  let since = Number(hub.resourceVersion)
   const emitChanges = (changes: readonly HubChange[]): void => {
     for (const c of changes) {
+      // A watch from a version newer than this node's gets only what comes after it.
+      if (c.resourceVersion <= since) continue
       const e = watchEventFor(c, matches)
       if (e) emit(e.type, podObject(e.pod, String(c.resourceVersion)))
     }
   }
   // No await from here to subscribe: nothing can change in between.
-  if (rvText === undefined || rvText === '' || rvText === '0') {
+  if (start.kind === 'expired') {
+    emit('ERROR', start.status)
+    res.end()
+    return
+  }
+  if (start.kind === 'initial') {
     for (const p of hub.pods().filter(matches).sort(byNamespaceName)) emit('ADDED', podObject(p, p.metadata?.resourceVersion ?? hub.resourceVersion))
+    if (start.endBookmark) bookmark(true)
   } else {
-    const missed = hub.changesSince(Number(rvText))
-    if (missed === 'expired') {
-      emit('ERROR', failure('Expired', `too old resource version: ${rvText} (${hub.resourceVersion})`))
-      res.end()
-      return
-    }
-    emitChanges(missed)
+    since = start.version
+    const missed = hub.changesSince(since)
+    // watchStart checked the floor; the history cannot have moved since (no await).
+    if (missed !== 'expired') emitChanges(missed)
   }
   const unsubscribe = hub.subscribe(emitChanges)
+  const timers = opts.allowWatchBookmarks ? bookmarkTimes(durationMs).map((t) => setTimeout(() => bookmark(false), t)) : []
   await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), {once: true})))
+  for (const t of timers) clearTimeout(t)
   unsubscribe()
   if (!res.destroyed) res.end()
 }

@@ -1,11 +1,20 @@
 // The v1 `Status` body every Kubernetes client understands as an error: kubectl prints
 // `Error from server (Reason): message`. Pure.
 
-export type StatusReason = 'Unauthorized' | 'NotFound' | 'MethodNotAllowed' | 'BadRequest' | 'Forbidden' | 'TooManyRequests' | 'Expired' | 'InternalError' | 'NotAcceptable'
+export type StatusReason = 'Unauthorized' | 'NotFound' | 'MethodNotAllowed' | 'BadRequest' | 'Forbidden' | 'TooManyRequests' | 'Expired' | 'InternalError' | 'NotAcceptable' | 'Invalid' | 'Timeout'
+
+export interface StatusCause {
+  reason: string
+  message: string
+  field?: string
+}
 
 export interface StatusDetails {
   name?: string
+  group?: string
   kind?: string
+  causes?: StatusCause[]
+  retryAfterSeconds?: number
 }
 
 export interface KubeStatus {
@@ -27,8 +36,10 @@ const CODES: Readonly<Record<StatusReason, number>> = {
   MethodNotAllowed: 405,
   NotAcceptable: 406,
   Expired: 410,
+  Invalid: 422,
   TooManyRequests: 429,
   InternalError: 500,
+  Timeout: 504,
 }
 
 export function failure(reason: StatusReason, message: string, details?: StatusDetails): KubeStatus {

@@ -189,6 +189,46 @@ describe('the Kubernetes API over HTTP', () => {
     ac.abort()
   })
 
+  it('a watch as the official clients send it: True, bookmarks, closed after timeoutSeconds, resumed from the last bookmark with only what changed', async () => {
+    const read = async (url: string): Promise<Array<{type: string; object: Pod}>> => {
+      const text = await (await fetch(url)).text()
+      return text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as {type: string; object: Pod})
+    }
+    // Runs until the server closes it after 3 s: a bookmark 2 s before the end.
+    const first = await read(`${base}/api/v1/namespaces/default/pods?watch=True&allowWatchBookmarks=True&timeoutSeconds=3`)
+    expect(first.map((e) => `${e.type} ${e.object.metadata?.name ?? ''}`)).toEqual(['ADDED db-n1', 'ADDED web-n1', 'BOOKMARK ', 'BOOKMARK '])
+    expect(first[2]!.object).toMatchObject({kind: 'Pod', apiVersion: 'v1', metadata: {annotations: {'k8s.io/initial-events-end': 'true'}}})
+    const last = first[3]!.object.metadata!.resourceVersion!
+    pods = [pod('web', {restarts: 1}), pod('db', {restarts: 2})]
+    const again = await read(`${base}/api/v1/namespaces/default/pods?watch=1&resourceVersion=${last}&timeoutSeconds=1`)
+    expect(again.map((e) => `${e.type} ${e.object.metadata?.name}`)).toEqual(['MODIFIED web-n1'])
+  })
+
+  it('lists and gets by resourceVersion as the API server: NotOlderThan the current state, Exact the past one, a newer one 504', async () => {
+    const list = (await (await fetch(`${base}/api/v1/namespaces/default/pods`)).json()) as {metadata: {resourceVersion: string}}
+    pods = [pod('web')]
+    const now = (await (await fetch(`${base}/api/v1/namespaces/default/pods?resourceVersion=${list.metadata.resourceVersion}`)).json()) as {items: Pod[]; metadata: {resourceVersion: string}}
+    expect(now.items.map((p) => p.metadata?.name)).toEqual(['web-n1'])
+    const exact = (await (await fetch(`${base}/api/v1/namespaces/default/pods?resourceVersion=${list.metadata.resourceVersion}&resourceVersionMatch=Exact`)).json()) as {items: Pod[]; metadata: {resourceVersion: string}}
+    expect(exact.items.map((p) => p.metadata?.name)).toEqual(['db-n1', 'web-n1'])
+    expect(exact.metadata.resourceVersion).toBe(list.metadata.resourceVersion)
+    const future = await fetch(`${base}/api/v1/pods?resourceVersion=${Number(now.metadata.resourceVersion) + 5}`)
+    expect(future.status).toBe(504)
+    expect(await future.json()).toMatchObject({reason: 'Timeout', details: {causes: [{reason: 'ResourceVersionTooLarge'}]}})
+    // A named GET is a get: watch does not apply, a version newer than any handed out is 504.
+    expect(await (await fetch(`${base}/api/v1/namespaces/default/pods/web-n1?watch=true&resourceVersion=0`)).json()).toMatchObject({kind: 'Pod', metadata: {name: 'web-n1'}})
+    expect((await fetch(`${base}/api/v1/namespaces/default/pods/web-n1?resourceVersion=${Number(now.metadata.resourceVersion) + 5}`)).status).toBe(504)
+    const invalid = await fetch(`${base}/api/v1/pods?resourceVersionMatch=Exact`)
+    expect(invalid.status).toBe(422)
+    expect(await invalid.json()).toMatchObject({reason: 'Invalid', details: {kind: 'ListOptions', group: 'meta.k8s.io', causes: [{field: 'resourceVersionMatch', reason: 'FieldValueForbidden'}]}})
+  })
+
+  it('indents its JSON for pretty=true and for curl, as the API server', async () => {
+    expect(await (await fetch(`${base}/version?pretty=true`)).text()).toMatch(/^\{\n {2}"/)
+    expect(await (await fetch(`${base}/version`, {headers: {'user-agent': 'curl/8.5.0'}})).text()).toMatch(/^\{\n {2}"/)
+    expect(await (await fetch(`${base}/version?pretty=0`, {headers: {'user-agent': 'curl/8.5.0'}})).text()).toMatch(/^\{"/)
+  })
+
   it('answers a 500 Status, not stale pods, when the pods cannot be read', async () => {
     expect((await fetch(`${base}/api/v1/pods`)).status).toBe(200)
     podsError = new Error('runtime unreachable')

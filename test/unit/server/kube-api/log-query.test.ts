@@ -11,7 +11,11 @@ describe('parseLogQuery', () => {
     expect(q('sinceSeconds=60')).toMatchObject({sinceMs: NOW - 60_000, timestamps: false})
   })
 
-  it.each(['tailLines=-1', 'tailLines=x', 'follow=maybe', 'container=../x', 'sinceSeconds=5&sinceTime=2026-01-01T00:00:00Z', 'sinceTime=yesterday', 'limitBytes=0'])('refuses %s with a 400 Status', (s) => {
+  it('reads follow, previous and timestamps as the API server does: what the Python client sends (True) and any value but 0 or false', () => {
+    expect(q('follow=True&previous=FALSE&timestamps=maybe')).toMatchObject({follow: true, previous: false, timestamps: true})
+  })
+
+  it.each(['tailLines=-1', 'tailLines=x', 'container=../x', 'sinceSeconds=5&sinceTime=2026-01-01T00:00:00Z', 'sinceTime=yesterday', 'limitBytes=0'])('refuses %s with a 400 Status', (s) => {
     expect(() => q(s)).toThrow(expect.objectContaining({status: expect.objectContaining({code: 400})}))
   })
 

@@ -64,7 +64,9 @@ export function buildManifests(blobs: readonly ManifestBlob[], opts: BuildOption
     const found = obj.kind === 'Pod' ? validatePod(obj.object, obj.ref, {nodeName: opts.nodeName}) : validateConfigObject(obj.kind, obj.object, obj.ref)
     for (const issue of found) issues.push(issue)
     if (mode === 'ignore') continue
-    const unknown = unknownFields(obj.kind, obj.object)
+    // A field validation already refused (one of a newer API, with its reason) is not unknown too.
+    const refused = new Set(found.map((i) => i.field))
+    const unknown = unknownFields(obj.kind, obj.object).filter((u) => !refused.has(u.field))
     for (const u of unknown) (mode === 'strict' ? issues : warnings).push(issueAt(obj.ref, u.field, u.message))
   }
   for (const issue of findDuplicates(decoded)) issues.push(issue)

@@ -1,6 +1,7 @@
 // The no-Pod rule applies to the whole input, as kubectl's "no objects passed" does: a ConfigMap
 // or Secret in another -f than the pod that uses it is fine for validate and run; an input of only
-// ConfigMaps, or a location that holds nothing, is invalid (exit 2). Runs as its own node ("inputs").
+// ConfigMaps, or a location that holds nothing, is invalid (exit 2). emptyDir.mode (Kubernetes
+// v1.37) is honoured on disk and on a Memory emptyDir's tmpfs. Runs as its own node ("inputs").
 import {afterAll, describe, expect, it} from 'vitest'
 import {BUSYBOX, eventually, makeDirs, writeManifest, type Result, knAs} from './support.js'
 
@@ -27,6 +28,29 @@ spec:
   volumes:
   - name: config
     configMap: {name: app-config}
+`
+const MODES = `apiVersion: v1
+kind: Pod
+metadata:
+  name: modes
+spec:
+  restartPolicy: Never
+  terminationGracePeriodSeconds: 1
+  containers:
+  - name: main
+    image: ${BUSYBOX}
+    command: ["sh", "-c", "stat -c %a /shared-tmp /private /mem"]
+    volumeMounts:
+    - {name: shared-tmp, mountPath: /shared-tmp}
+    - {name: private, mountPath: /private}
+    - {name: mem, mountPath: /mem}
+  volumes:
+  - name: shared-tmp
+    emptyDir: {mode: 01777}
+  - name: private
+    emptyDir: {mode: 0750}
+  - name: mem
+    emptyDir: {medium: Memory, mode: 0700}
 `
 const CONFIG_MAP = `apiVersion: v1
 kind: ConfigMap
@@ -74,5 +98,19 @@ describe('inputs spread over several -f (real containerd for run)', () => {
       return l.stdout.includes('s3cret') ? l.stdout : undefined
     }, 30_000, 'the pod log')
     expect(log).toBe('hello from another file\ns3cret\n')
+  }, 120_000)
+
+  it('emptyDir.mode gives each directory its mode, a Memory one included (accepted with --validate=warn)', async () => {
+    const modes = writeManifest(dirs.work, 'modes.yaml', MODES)
+    const strict = await kn(['validate', '-f', modes])
+    expect(strict.code).toBe(2)
+    expect(strict.stderr).toMatch(/emptyDir\.mode: unknown field .*KEP-5502, alpha in Kubernetes v1\.37/)
+    const r = await kn(['run', '-f', modes, '--validate', 'warn', '--timeout', '90s'])
+    expect(r.code, r.stderr).toBe(0)
+    const log = await eventually(async () => {
+      const l = await kn(['logs', 'modes'])
+      return l.stdout.split('\n').length >= 4 ? l.stdout : undefined
+    }, 30_000, 'the pod log')
+    expect(log).toBe('1777\n750\n700\n')
   }, 120_000)
 })

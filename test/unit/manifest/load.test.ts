@@ -158,3 +158,25 @@ describe('an input with no Pod (kubectl: "no objects passed")', () => {
     ])
   })
 })
+
+describe("the Kubernetes documentation's example pods (fixtures named docs-*)", () => {
+  const docs = (dir: string) => readdirSync(`${fixtures}${dir}`).filter((n) => n.startsWith('docs-') && n.endsWith('.yaml'))
+
+  it.each(docs('valid').filter((n) => /^kind: (ConfigMap|Secret)$/m.test(fixture(`valid/${n}`))))(
+    'valid/%s loads with its ConfigMaps and Secrets in another -f than its pods',
+    async (name) => {
+      const parts = fixture(`valid/${name}`).split(/^---\s*$/m).filter((d) => /^kind:/m.test(d))
+      const config = parts.filter((d) => /^kind: (ConfigMap|Secret)$/m.test(d)).join('---\n')
+      const pods = parts.filter((d) => /^kind: Pod$/m.test(d)).join('---\n')
+      const set = await loadStaticPods(['pods.yaml', 'config.yaml'], {nodeName: 'node-1', io: filesIO({'pods.yaml': pods, 'config.yaml': config})})
+      expect(set.pods.length).toBeGreaterThan(0)
+      expect(set.configMaps.length + set.secrets.length).toBeGreaterThan(0)
+    },
+  )
+
+  it.each(docs('invalid'))('invalid/%s is refused with reasons, never a bare unknown field', (name) => {
+    const {issues} = buildManifests([{location: name, source: 'file', text: fixture(`invalid/${name}`)}], {nodeName: 'node-1'})
+    expect(issues.length).toBeGreaterThan(0)
+    for (const i of issues) expect(i.message).not.toMatch(/^unknown field \(not in the Kubernetes v[\d.]+ API\)$/)
+  })
+})

@@ -21,6 +21,7 @@ export const COMMANDS: Readonly<Record<string, CommandLoader>> = Object.freeze({
   logs: () => load(import('../commands/logs.js')),
   plan: () => load(import('../commands/plan.js')),
   run: () => load(import('../commands/run.js')),
+  'top:pods': () => load(import('../commands/top/pods.js')),
   validate: () => load(import('../commands/validate.js')),
   version: () => load(import('../commands/version.js')),
   watch: () => load(import('../commands/watch.js')),

@@ -24,8 +24,9 @@ function unescapeMountPath(p: string): string {
 
 /** mount(8) and umount(8), and the mount table of /proc/self/mountinfo. */
 export const systemMounts: Pick<HostFs, 'mountTmpfs' | 'unmount' | 'mountsUnder'> = {
-  async mountTmpfs(dir, sizeBytes) {
-    const opts = sizeBytes !== undefined && sizeBytes > 0 ? ['-o', `size=${sizeBytes}`] : []
+  async mountTmpfs(dir, sizeBytes, mode) {
+    const options = [...(sizeBytes !== undefined && sizeBytes > 0 ? [`size=${sizeBytes}`] : []), ...(mode !== undefined ? [`mode=${mode.toString(8)}`] : [])]
+    const opts = options.length > 0 ? ['-o', options.join(',')] : []
     await run('mount', ['-t', 'tmpfs', ...opts, 'tmpfs', dir])
   },
   async unmount(dir) {

@@ -98,8 +98,8 @@ export interface HostFs {
    */
   setGroupOwnership(dir: string, gid: number, opts: {recursive: boolean; limit: number; mode: (type: PathInfo['type'], mode: number) => number | undefined}): Promise<OwnershipResult>
   // ---- mounts
-  /** Mounts a new tmpfs on `dir`, limited to sizeBytes when given (else the kernel's default). */
-  mountTmpfs(dir: string, sizeBytes?: number): Promise<void>
+  /** Mounts a new tmpfs on `dir`, limited to sizeBytes when given (else the kernel's default), its root of `mode` when given (else 1777). */
+  mountTmpfs(dir: string, sizeBytes?: number, mode?: number): Promise<void>
   unmount(dir: string): Promise<void>
   /** Mount points at `dir` or below it, deepest first. */
   mountsUnder(dir: string): Promise<MountPoint[]>

@@ -29,6 +29,8 @@ export interface BuildResult extends ManifestSet {
   cost: SourceCost
   /** Some location was refused only because its source had no room left. */
   sourceFull?: boolean
+  /** The locations that yielded at least one object (a Pod, ConfigMap or Secret), valid or not. */
+  objectLocations: ReadonlySet<string>
 }
 
 export interface BuildOptions {
@@ -57,17 +59,20 @@ export function buildManifests(blobs: readonly ManifestBlob[], opts: BuildOption
     for (const issue of result.issues) issues.push(issue) // not push(...): a 10 MiB file can hold a million issues
     for (const obj of result.objects) decoded.push({...obj, source: blob.source})
   }
+  const objectLocations = new Set(decoded.map((obj) => obj.ref.location))
   for (const obj of decoded) {
     const found = obj.kind === 'Pod' ? validatePod(obj.object, obj.ref, {nodeName: opts.nodeName}) : validateConfigObject(obj.kind, obj.object, obj.ref)
     for (const issue of found) issues.push(issue)
     if (mode === 'ignore') continue
-    const unknown = unknownFields(obj.kind, obj.object)
+    // A field validation already refused (one of a newer API, with its reason) is not unknown too.
+    const refused = new Set(found.map((i) => i.field))
+    const unknown = unknownFields(obj.kind, obj.object).filter((u) => !refused.has(u.field))
     for (const u of unknown) (mode === 'strict' ? issues : warnings).push(issueAt(obj.ref, u.field, u.message))
   }
   for (const issue of findDuplicates(decoded)) issues.push(issue)
-  if (issues.length > 0) return {pods: [], configMaps: [], secrets: [], issues: capIssues(issues), warnings: capIssues(warnings), cost: NO_COST, sourceFull}
+  if (issues.length > 0) return {pods: [], configMaps: [], secrets: [], issues: capIssues(issues), warnings: capIssues(warnings), cost: NO_COST, sourceFull, objectLocations}
 
-  const set: BuildResult = {pods: [], configMaps: [], secrets: [], issues, warnings: capIssues(warnings), cost}
+  const set: BuildResult = {pods: [], configMaps: [], secrets: [], issues, warnings: capIssues(warnings), cost, objectLocations}
   for (const obj of decoded) {
     if (obj.kind === 'Pod') {
       const source = {kind: obj.source, location: obj.ref.location, document: obj.ref.document}

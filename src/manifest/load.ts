@@ -1,7 +1,8 @@
 // The manifest pipeline in one call, for the commands: read every location, then build. Any
 // problem anywhere → one InvalidInputError carrying every issue, and nothing else happens. A
-// location that yields no Pod is a problem too (kubectl: "no objects passed"): an empty file
-// given to `run` is a mistake, not a request to do nothing.
+// location that yields no object at all is a problem too (an empty file given to `run` is a
+// mistake, not a request to do nothing), and so is a whole input with no Pod (kubectl's "no
+// objects passed"); a location of only ConfigMaps and Secrets beside another's pods is fine.
 import {errorMessage, InvalidInputError, type FieldIssue} from '../util/errors.js'
 import {podHostname} from '../kuberuntime/sandbox-config.js'
 import {buildManifests, type ManifestSet} from './build.js'
@@ -27,7 +28,7 @@ export interface LoadOptions {
 
 export async function loadStaticPods(locations: readonly string[], opts: LoadOptions): Promise<ManifestSet> {
   const groups = await readManifestGroups(locations, opts.io)
-  const {issues, warnings, ...set} = buildManifests(groups.flatMap((g) => g.blobs), {nodeName: opts.nodeName, validate: opts.validate})
+  const {issues, warnings, objectLocations, ...set} = buildManifests(groups.flatMap((g) => g.blobs), {nodeName: opts.nodeName, validate: opts.validate})
   if (issues.length > 0) throw new InvalidInputError(issues)
   for (const w of warnings) opts.onWarning?.(w)
   // What the sandbox would refuse for a reason written in the manifest is refused here, by the
@@ -45,14 +46,25 @@ export async function loadStaticPods(locations: readonly string[], opts: LoadOpt
   // Start-after names pods of this same set: an unknown name or a cycle would never start.
   const orderIssues = startAfterIssues(set.pods.map((sp) => ({manifestName: sp.manifestName, annotations: sp.pod.metadata.annotations, source: sp.source})))
   if (orderIssues.length > 0) throw new InvalidInputError(orderIssues)
-  const withPods = new Set(set.pods.map((p) => p.source.location))
-  const empty: FieldIssue[] = groups
-    .filter((g) => !g.blobs.some((b) => withPods.has(b.location)))
-    .map((g) => ({location: g.arg, document: 0, field: '', message: 'holds no Pod (empty, only comments or separators, or only ConfigMaps and Secrets)'}))
-  if (empty.length > 0) throw new InvalidInputError(empty)
+  const noObjects = emptyLocationIssues(groups, objectLocations)
+  if (noObjects.length > 0) throw new InvalidInputError(noObjects)
+  if (set.pods.length === 0) throw new InvalidInputError([noPodIssue(groups)])
   const tooMany = maxPodsIssue(groups, set.pods, opts.maxPods)
   if (tooMany) throw new InvalidInputError([tooMany])
   return set
+}
+
+/** Each location that yielded nothing: empty, only comments or separators, or an empty List. */
+export function emptyLocationIssues(groups: readonly BlobGroup[], objectLocations: ReadonlySet<string>): FieldIssue[] {
+  return groups
+    .filter((g) => !g.blobs.some((b) => objectLocations.has(b.location)))
+    .map((g) => ({location: g.arg, document: 0, field: '', message: 'holds no objects (it is empty, or only comments, separators or an empty List)'}))
+}
+
+/** The whole input has objects but no Pod: named at its first location, listing them all when there are several. */
+export function noPodIssue(groups: readonly BlobGroup[]): FieldIssue {
+  const what = groups.length > 1 ? `none of the locations given (${groups.map((g) => g.arg).join(', ')}) holds a Pod` : 'holds no Pod'
+  return {location: groups[0]?.arg ?? '-', document: 0, field: '', message: `${what}, only ConfigMaps or Secrets: give the pods that use them too, in the same or another location`}
 }
 
 /** More pods than the node runs: refused whole, before any of them is created, naming the location that passes the limit. */

@@ -4,6 +4,7 @@
 import {API_VERSION_SOURCE, FIELDS, KINDS} from '../api/generated/schema.js'
 import {isObject} from '../util/check.js'
 import {joinPath, keySegment} from '../util/field-path.js'
+import {newerField} from './newer-fields.js'
 
 /** What `--validate` does with unknown fields: an error (exit 2), a warning, or nothing. */
 export type ValidationMode = 'strict' | 'warn' | 'ignore'
@@ -42,14 +43,16 @@ function walk(value: unknown, shape: string, path: string, found: UnknownField[]
     if (found.length >= limit) return
     const field = joinPath(path, keySegment(k))
     const known = Object.hasOwn(fields, k) ? fields[k] : undefined
-    if (known === undefined) found.push({field, message: unknownMessage(k, Object.keys(fields))})
+    if (known === undefined) found.push({field, message: unknownMessage(k, Object.keys(fields), shape)})
     else walk(v, known, field, found, limit)
   }
 }
 
 /** With no likely typo, the message names the API version: a field of a newer Kubernetes (a
  * manifest written for its documentation) is told apart from a made-up one. */
-function unknownMessage(key: string, known: readonly string[]): string {
+function unknownMessage(key: string, known: readonly string[], type: string): string {
+  const newer = newerField(type, key)
+  if (newer !== undefined) return `unknown field (not in the Kubernetes ${API_VERSION_SOURCE} API): ${newer}`
   const guess = closest(key, known)
   return guess ? `unknown field (did you mean "${guess}"?)` : `unknown field (not in the Kubernetes ${API_VERSION_SOURCE} API)`
 }

@@ -262,6 +262,8 @@ function validateSecurityContext(report: Report, v: unknown): void {
     checkStringList(r, 'capabilities.drop', caps['drop'])
   }
   checkEnum(r, 'procMount', sc['procMount'], ['Default', 'Unmasked'])
+  // A field of a newer API than the schema's: refused for what it needs, whatever --validate says.
+  if (sc['cgroupOptions'] !== undefined && sc['cgroupOptions'] !== null) r('cgroupOptions', unsupported('cgroupOptions'))
 }
 
 /** The API server's rule: a recursive read-only mount must be read-only and not propagate mounts. */

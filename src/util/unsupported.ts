@@ -21,6 +21,7 @@ const REASONS: Readonly<Record<string, string>> = {
   stopSignal: 'kube-node does not send the CRI stop signal (the kubelet\'s ContainerStopSignals feature is alpha, and containerd 1.6 ignores the field); set STOPSIGNAL in the image instead',
   runtimeClassName: `a RuntimeClass, which maps the name to a runtime handler, is an object of the API server, ${NO_API_SERVER}; configure the runtime's default handler instead`,
   hostnameOverride: 'kube-node does not set the sandbox hostname from it (an alpha field); use spec.hostname',
+  cgroupOptions: 'a container\'s own cgroup mount mode (CgroupOptions, KEP-5474, alpha in Kubernetes v1.38) needs kubelet-managed pod cgroups and a runtime that advertises cgroup mount modes over CRI; kube-node creates no pod cgroups and its CRI API has no such field',
   podLevelLimits: 'pod-level limits are enforced on the pod\'s cgroup, which kube-node does not create (its sandboxes run under the runtime\'s default cgroup parent); set limits on each container instead',
 }
 

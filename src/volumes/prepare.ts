@@ -47,16 +47,30 @@ export async function cleanupVolumes(deps: {fs: HostFs; rootDir: string; logger?
   }
 }
 
+/**
+ * emptyDir's `mode` (Kubernetes v1.37, alpha, KEP-5502): the directory's permission bits, sticky
+ * bit included. The generated v1.36 type does not have it yet; a manifest accepted with
+ * `--validate=warn` carries it, and the schema of v1.37 makes it a known field.
+ */
+export type EmptyDirSource = NonNullable<Volume['emptyDir']> & {mode?: number}
+
+/** The highest emptyDir mode the API accepts: rwx for all and the sticky bit. */
+export const EMPTY_DIR_MAX_MODE = 0o1777
+
 export async function prepareEmptyDir(deps: VolumeDeps, v: Volume, dir: string): Promise<void> {
-  await deps.fs.mkdirp(dir, 0o777)
-  if (v.emptyDir?.medium === 'Memory') {
-    const size = v.emptyDir.sizeLimit !== undefined ? quantityValue(v.emptyDir.sizeLimit) : undefined
-    await ensureTmpfs(deps, v.name, dir, size)
+  const source: EmptyDirSource | undefined = v.emptyDir
+  // World-writable like the kubelet's by default, so containers running as whichever user can
+  // write; the mode the manifest asks for otherwise.
+  const want = source?.mode ?? 0o777
+  const bits = source?.mode === undefined ? 0o777 : EMPTY_DIR_MAX_MODE
+  await deps.fs.mkdirp(dir, want & 0o777)
+  if (source?.medium === 'Memory') {
+    const size = source.sizeLimit !== undefined ? quantityValue(source.sizeLimit) : undefined
+    await ensureTmpfs(deps, v.name, dir, size, source.mode)
   }
-  // World-writable like the kubelet's, so containers running as whichever user can write. Like
-  // the kubelet, only when the permission bits differ: the setgid bit fsGroup adds stays.
-  const perm = ((await deps.fs.stat(dir, {follow: true}))?.mode ?? 0) & 0o777
-  if (perm !== 0o777) await deps.fs.chmod(dir, 0o777)
+  // Like the kubelet, only when the permission bits differ: the setgid bit fsGroup adds stays.
+  const current = (await deps.fs.stat(dir, {follow: true}))?.mode ?? 0
+  if ((current & bits) !== want) await deps.fs.chmod(dir, want | (current & 0o2000))
 }
 
 /**
@@ -64,11 +78,11 @@ export async function prepareEmptyDir(deps: VolumeDeps, v: Volume, dir: string):
  * the container (CreateContainerConfigError naming the volume), as the kubelet's MountVolume.SetUp
  * fails (FailedMount): a directory on disk instead would keep secrets on the disk and ignore sizeLimit.
  */
-async function ensureTmpfs(deps: VolumeDeps, volumeName: string, dir: string, sizeBytes: number | undefined): Promise<void> {
+async function ensureTmpfs(deps: VolumeDeps, volumeName: string, dir: string, sizeBytes: number | undefined, mode?: number): Promise<void> {
   const real = await deps.fs.realpath(dir)
   if ((await deps.fs.mountsUnder(dir)).some((m) => m.path === real && m.fsType === 'tmpfs')) return
   try {
-    await deps.fs.mountTmpfs(dir, sizeBytes)
+    await deps.fs.mountTmpfs(dir, sizeBytes, mode)
   } catch (err) {
     throw new VolumeMountError(`volume "${volumeName}": MountVolume.SetUp failed: it must be memory-backed and a tmpfs cannot be mounted on ${dir}: ${errorMessage(err)} (kube-node does not fall back to a directory on disk)`)
   }

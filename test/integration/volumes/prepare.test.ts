@@ -204,6 +204,28 @@ describe('prepareVolumes', () => {
     expect(existsSync(emptyDirPath(deps.rootDir, UID, 'unused'))).toBe(false)
   })
 
+  it('makes an emptyDir directory with the mode it asks for (v1.37 emptyDir.mode), sticky bit included', async () => {
+    const withMode = (name: string, m: number): Volume => ({name, emptyDir: {mode: m} as NonNullable<Volume['emptyDir']>})
+    const {deps, prepare} = setup([withMode('tmp', 0o1777), withMode('private', 0o750)], [{name: 'tmp', mountPath: '/tmp'}, {name: 'private', mountPath: '/p'}])
+    await prepare()
+    await prepare()
+    const bits = (name: string) => (statSync(emptyDirPath(deps.rootDir, UID, name)).mode & 0o7777).toString(8)
+    expect([bits('tmp'), bits('private')]).toEqual(['1777', '750'])
+  })
+
+  it.runIf(isRoot)('mounts a Memory emptyDir\'s tmpfs with the mode it asks for', async () => {
+    const {deps, prepare} = setup([{name: 'mem', emptyDir: {medium: 'Memory', mode: 0o750} as NonNullable<Volume['emptyDir']>}], [{name: 'mem', mountPath: '/m'}])
+    const dir = emptyDirPath(deps.rootDir, UID, 'mem')
+    try {
+      await prepare()
+      const info = (await readFile('/proc/self/mountinfo', 'utf8')).split('\n').find((l) => l.split(' ')[4] === dir)
+      expect(info).toContain('mode=750')
+      expect((statSync(dir).mode & 0o7777).toString(8)).toBe('750')
+    } finally {
+      await cleanupVolumes(deps, UID)
+    }
+  })
+
   it.each<[string, Volume]>([
     ['a secret', {name: 'mem', secret: {secretName: 'creds'}}],
     ['a projected secret', {name: 'mem', projected: {sources: [{secret: {name: 'creds'}}]}}],

@@ -116,21 +116,67 @@ describe('fixtures', () => {
   })
 })
 
-describe('a location that yields no Pod', () => {
+describe('an input with no Pod (kubectl: "no objects passed")', () => {
+  const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n'
+  const secret = 'apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {a: b}\n'
+
   it.each([
     ['an empty file', ''],
     ['only comments', '# nothing here\n'],
     ['only separators', '---\n---\n...\n'],
     ['an empty List', 'apiVersion: v1\nkind: List\nitems: []\n'],
-    ['only a ConfigMap', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n'],
-  ])('%s is invalid input naming the location', async (_what, text) => {
+  ])('a location with %s is invalid input naming it, even beside pods', async (_what, text) => {
     const err = await loadError({'pods.yaml': podYaml('a'), 'empty.yaml': text})
-    expect(err.issues).toEqual([{location: 'empty.yaml', document: 0, field: '', message: expect.stringContaining('holds no Pod')}])
+    expect(err.issues).toEqual([{location: 'empty.yaml', document: 0, field: '', message: expect.stringContaining('holds no objects')}])
+  })
+
+  it.each([
+    ['a ConfigMap', cm],
+    ['a Secret', secret],
+    ['a ConfigMap and a Secret', `${cm}---\n${secret}`],
+  ])('a location of only %s beside another location\'s pod is fine', async (_what, text) => {
+    const set = await loadStaticPods(['pod.yaml', 'config.yaml'], {nodeName: 'node-1', io: filesIO({'pod.yaml': podYaml('a'), 'config.yaml': text})})
+    expect([set.pods.length, set.configMaps.length + set.secrets.length]).toEqual([1, text === cm || text === secret ? 1 : 2])
+  })
+
+  it('the ConfigMap may come first', async () => {
+    const set = await loadStaticPods(['config.yaml', 'pod.yaml'], {nodeName: 'node-1', io: filesIO({'config.yaml': cm, 'pod.yaml': podYaml('a')})})
+    expect(set.pods.map((p) => p.manifestName)).toEqual(['a'])
   })
 
   it('is fine beside pods in the same location (a ConfigMap next to its pod)', async () => {
-    const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n'
     const {pods, configMaps} = await loadStaticPods(['both.yaml'], {nodeName: 'node-1', io: filesIO({'both.yaml': `${cm}---\n${podYaml('a')}`})})
     expect([pods.length, configMaps.length]).toEqual([1, 1])
+  })
+
+  it('a whole input of only ConfigMaps and Secrets is invalid input, in one location or several', async () => {
+    expect((await loadError({'config.yaml': cm})).issues.map(formatIssue)).toEqual([
+      'config.yaml, document 0: holds no Pod, only ConfigMaps or Secrets: give the pods that use them too, in the same or another location',
+    ])
+    expect((await loadError({'a.yaml': cm, 'b.yaml': secret})).issues.map(formatIssue)).toEqual([
+      'a.yaml, document 0: none of the locations given (a.yaml, b.yaml) holds a Pod, only ConfigMaps or Secrets: give the pods that use them too, in the same or another location',
+    ])
+  })
+})
+
+describe("the Kubernetes documentation's example pods (fixtures named docs-*)", () => {
+  const docs = (dir: string) => readdirSync(`${fixtures}${dir}`).filter((n) => n.startsWith('docs-') && n.endsWith('.yaml'))
+
+  it.each(docs('valid').filter((n) => /^kind: (ConfigMap|Secret)$/m.test(fixture(`valid/${n}`))))(
+    'valid/%s loads with its ConfigMaps and Secrets in another -f than its pods',
+    async (name) => {
+      const parts = fixture(`valid/${name}`).split(/^---\s*$/m).filter((d) => /^kind:/m.test(d))
+      const config = parts.filter((d) => /^kind: (ConfigMap|Secret)$/m.test(d)).join('---\n')
+      const pods = parts.filter((d) => /^kind: Pod$/m.test(d)).join('---\n')
+      const set = await loadStaticPods(['pods.yaml', 'config.yaml'], {nodeName: 'node-1', io: filesIO({'pods.yaml': pods, 'config.yaml': config})})
+      expect(set.pods.length).toBeGreaterThan(0)
+      expect(set.configMaps.length + set.secrets.length).toBeGreaterThan(0)
+    },
+  )
+
+  it.each(docs('invalid'))('invalid/%s is refused with reasons, never a bare unknown field', (name) => {
+    const {issues} = buildManifests([{location: name, source: 'file', text: fixture(`invalid/${name}`)}], {nodeName: 'node-1'})
+    expect(issues.length).toBeGreaterThan(0)
+    for (const i of issues) expect(i.message).not.toMatch(/^unknown field \(not in the Kubernetes v[\d.]+ API\)$/)
   })
 })

@@ -100,6 +100,7 @@ export class Housekeeping {
 
   /** The runtime's pods from a read no older than a housekeeping period (the PLEG's, in watch). */
   private recentPods(): Promise<RuntimePod[]> {
-    return this.deps.sync.cache.allNewerThan(this.deps.sync.clock.now() - this.opts.housekeepingIntervalMs)
+    const {cache, clock} = this.deps.sync
+    return cache.allNewerThan(clock.now() - this.opts.housekeepingIntervalMs)
   }
 }

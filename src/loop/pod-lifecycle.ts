@@ -8,7 +8,7 @@ import type {PodStatus, StaticPod} from '../api/types.js'
 import type {NodeInfo} from '../util/node-info.js'
 import type {StatusRecorder} from '../store/status-store.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
-import type {SyncInputs} from '../apply/execute-plan.js'
+import type {ExecutorDeps, SyncInputs} from '../apply/execute-plan.js'
 import {admitPod, checkRuntimeSupport, rejectedStatus, type Rejection} from '../decide/admission.js'
 import {needsRuntimeSupport, type RuntimeSupport} from '../decide/runtime-support.js'
 import {withTransitionTimes} from '../status/transitions.js'
@@ -39,7 +39,16 @@ export interface PodLifecycleDeps {
 }
 
 export class PodLifecycle {
-  constructor(private readonly deps: PodLifecycleDeps) {}
+  private readonly ctx: SyncContext
+  /** The node's effects: events, runtime features, files, the eviction manager's meter. */
+  private readonly effects: ExecutorDeps
+  private readonly recorder: StatusRecorder | undefined
+
+  constructor(deps: PodLifecycleDeps) {
+    this.ctx = deps.sync
+    this.effects = deps.sync.deps
+    this.recorder = deps.statusRecorder
+  }
 
   /**
    * Admission against the pods already admitted (the kubelet admits pods one by one). With
@@ -58,7 +67,7 @@ export class PodLifecycle {
    * (once per process) only for a pod using such a field. A refused pod is rejected.
    */
   async checkRuntime(sp: StaticPod, state: PodState): Promise<Rejection | undefined> {
-    const load = this.deps.sync.deps.runtimeSupport
+    const load = this.effects.runtimeSupport
     if (!load || !needsRuntimeSupport(sp)) return undefined
     const verdict = checkRuntimeSupport(sp, await load())
     if (verdict) this.reject(sp, state, verdict)
@@ -67,16 +76,15 @@ export class PodLifecycle {
 
   /** The runtime's features, read only when one of `pods` needs them. */
   async supportFor(pods: readonly StaticPod[]): Promise<RuntimeSupport | undefined> {
-    const load = this.deps.sync.deps.runtimeSupport
+    const load = this.effects.runtimeSupport
     return load && pods.some(needsRuntimeSupport) ? await load() : undefined
   }
 
   /** The one writer of a rejection: the kubelet's Failed status, recorded, and a Warning event. */
   private reject(sp: StaticPod, state: PodState, verdict: Rejection): void {
-    const {clock, deps} = this.deps.sync
-    state.status = withTransitionTimes(state.status, rejectedStatus(sp, verdict), clock.now())
-    this.deps.statusRecorder?.record(sp, state.status)
-    deps.events?.emit(podObject(sp.pod), 'Warning', verdict.reason, verdict.message)
+    state.status = withTransitionTimes(state.status, rejectedStatus(sp, verdict), this.ctx.clock.now())
+    this.recorder?.record(sp, state.status)
+    this.effects.events?.emit(podObject(sp.pod), 'Warning', verdict.reason, verdict.message)
   }
 
   /**
@@ -85,16 +93,16 @@ export class PodLifecycle {
    * process's exit follows.
    */
   async sync(sp: StaticPod, state: PodState, inputs: SyncInputs, minTime: number, gate?: StartGateCheck): Promise<PodSyncOutcome> {
-    const outcome = await syncPod(this.deps.sync, sp, state.waiting, inputs, minTime, gate)
+    const outcome = await syncPod(this.ctx, sp, state.waiting, inputs, minTime, gate)
     if (outcome.interrupted) return outcome
-    state.status = withTransitionTimes(state.status, outcome.status, this.deps.sync.clock.now())
-    this.deps.statusRecorder?.record(sp, state.status, {backOffUntil: backOffUntil(outcome)})
+    state.status = withTransitionTimes(state.status, outcome.status, this.ctx.clock.now())
+    this.recorder?.record(sp, state.status, {backOffUntil: backOffUntil(outcome)})
     return outcome
   }
 
   /** A sync that failed as a whole (the runtime away): the last status is kept, with the error beside it. */
   syncFailed(sp: StaticPod, state: PodState, err: unknown): void {
-    if (state.status) this.deps.statusRecorder?.record(sp, state.status, {lastSyncError: {message: errorMessage(err), at: this.deps.sync.clock.now()}})
+    if (state.status) this.recorder?.record(sp, state.status, {lastSyncError: {message: errorMessage(err), at: this.ctx.clock.now()}})
   }
 
   /**
@@ -103,8 +111,8 @@ export class PodLifecycle {
    * `stillWanted` is asked after the measure, which takes a while: the pod may have gone meanwhile.
    */
   async checkEmptyDirs(sp: StaticPod, stillWanted: () => boolean = () => true): Promise<void> {
-    const excess = await emptyDirLimitEviction(this.deps.sync.deps, sp)
-    if (excess && stillWanted()) reportEmptyDirExcess(this.deps.sync.deps, sp, excess)
+    const excess = await emptyDirLimitEviction(this.effects, sp)
+    if (excess && stillWanted()) reportEmptyDirExcess(this.effects, sp, excess)
   }
 
   /**
@@ -112,14 +120,14 @@ export class PodLifecycle {
    * instance and its record. `pod` gives the grace periods and hooks when its manifest is known.
    */
   async stop(uid: string, observed: RuntimePod | undefined, pod: StaticPod['pod'] | undefined): Promise<void> {
-    const {prober, instanceStarts, deps} = this.deps.sync
+    const {prober, instanceStarts} = this.ctx
     prober?.removePod(uid)
     instanceStarts?.forget(uid)
     // No write of this pod's record may follow (it would bring its directory back).
-    await this.deps.statusRecorder?.remove(uid)
+    await this.recorder?.remove(uid)
     // Nothing of it is in the runtime (a first pull was interrupted, say); its files may be.
     if (!observed) return this.forget(uid)
-    await terminatePod(deps, observed, pod)
+    await terminatePod(this.effects, observed, pod)
   }
 
   /**
@@ -127,14 +135,14 @@ export class PodLifecycle {
    * status record, its events, its volumes and their directory.
    */
   async forget(uid: string): Promise<void> {
-    const {deps} = this.deps.sync
+    const {effects} = this
     try {
-      await this.deps.statusRecorder?.remove(uid)
-      await deps.events?.forget?.(uid)
-      await cleanupVolumes(deps, uid)
-      await deps.fs.removeAll(podDataDir(deps.rootDir, uid))
+      await this.recorder?.remove(uid)
+      await effects.events?.forget?.(uid)
+      await cleanupVolumes(effects, uid)
+      await effects.fs.removeAll(podDataDir(effects.rootDir, uid))
     } catch (err) {
-      deps.logger.warn('Could not remove the files of a pod that never ran', {uid, err: errorMessage(err)})
+      effects.logger.warn('Could not remove the files of a pod that never ran', {uid, err: errorMessage(err)})
     }
   }
 }

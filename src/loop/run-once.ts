@@ -271,7 +271,8 @@ async function collectPodGarbage(ctx: SyncContext, observed: RuntimePod | undefi
   try {
     await removeGarbage(ctx.deps, [observed], new Set([observed.uid]))
   } catch (err) {
-    ctx.deps.logger.warn('Garbage collection failed; a later run collects it', {pod: observed.name, err: errorMessage(err)})
+    const {logger} = ctx.deps
+    logger.warn('Garbage collection failed; a later run collects it', {pod: observed.name, err: errorMessage(err)})
   }
 }
 

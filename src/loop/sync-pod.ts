@@ -2,7 +2,8 @@
 // (executor), and report the pod's status afterwards. Used by `run` in a loop and by `watch`'s
 // pod workers. A sync that `inputs.signal` interrupts ends quietly: no waiting reason, back-off,
 // event or status follows from it, since a kill (or the process's exit) comes next.
-import type {PodStatus, StaticPod} from '../api/types.js'
+import type {PodSpec, PodStatus, StaticPod} from '../api/types.js'
+import type {EventSink} from '../api/events.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Clock} from '../util/clock.js'
 import type {BackOffEntry, BlockedContainer, PodActions} from '../decide/actions.js'
@@ -79,16 +80,15 @@ export function backOffKey(sp: StaticPod, container: string): string {
 const START_FAILURE_REASONS: ReadonlySet<string> = new Set(['CreateContainerError', 'RunContainerError'])
 
 /** The kubelet's events for a container that waits: BackOff, and Failed for image problems. */
-function reportBlocked(ctx: SyncContext, sp: StaticPod, b: BlockedContainer): void {
-  const events = ctx.deps.events
+function reportBlocked(events: EventSink | undefined, pod: StaticPod['pod'], b: BlockedContainer): void {
   if (!events) return
-  const object = containerObject(sp.pod, b.name)
-  const {name, namespace, uid} = sp.pod.metadata
+  const object = containerObject(pod, b.name)
+  const {name, namespace, uid} = pod.metadata
   if (b.reason === 'CrashLoopBackOff') {
     events.emit(object, 'Warning', 'BackOff', `Back-off restarting failed container ${b.name} in pod ${name}_${namespace}(${uid})`)
     return
   }
-  const image = [...(sp.pod.spec.initContainers ?? []), ...sp.pod.spec.containers].find((c) => c.name === b.name)?.image ?? ''
+  const image = imageOf(pod.spec, b.name)
   if (b.reason === 'ImagePullBackOff') events.emit(object, 'Normal', 'BackOff', `Back-off pulling image "${image}"`)
   events.emit(object, 'Warning', 'Failed', `Error: ${b.reason}`)
 }
@@ -107,8 +107,7 @@ export function pullBackOffKey(sp: StaticPod, image: string): string {
   return `${sp.pod.metadata.uid}/pull/${image}`
 }
 
-function imageOf(sp: StaticPod, container: string): string {
-  const spec = sp.pod.spec
+function imageOf(spec: PodSpec, container: string): string {
   return [...(spec.initContainers ?? []), ...spec.containers].find((c) => c.name === container)?.image ?? ''
 }
 
@@ -150,7 +149,7 @@ export async function planPod(ctx: SyncContext, sp: StaticPod, minTime: number):
   // What each waiting container waits for, as recorded for the next process: its crash back-off,
   // else its image's pull back-off.
   for (const b of plan.blocked) {
-    const pulling = b.reason === 'ImagePullBackOff' ? pullBackOff.get(imageOf(sp, b.name)) : undefined
+    const pulling = b.reason === 'ImagePullBackOff' ? pullBackOff.get(imageOf(sp.pod.spec, b.name)) : undefined
     if (pulling && !backOff.has(b.name)) backOff.set(b.name, pulling)
   }
   return {plan, observed, backOff}
@@ -191,7 +190,7 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
     // keeps the pull's error, which the waiting message repeats (the kubelet's prevPullErrMsg).
     const failedImages = new Map<string, string>()
     for (const f of failures) {
-      if (f.reason === 'ErrImagePull' && !failedImages.has(imageOf(sp, f.container))) failedImages.set(imageOf(sp, f.container), f.message)
+      if (f.reason === 'ErrImagePull' && !failedImages.has(imageOf(sp.pod.spec, f.container))) failedImages.set(imageOf(sp.pod.spec, f.container), f.message)
     }
     for (const [image, message] of failedImages) ctx.backOff.next(pullBackOffKey(sp, image), now, 'ImagePullBackOff', message)
     for (const f of failures) if (f.container) waiting.set(f.container, {reason: f.reason, message: f.message})
@@ -200,7 +199,7 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   }
   for (const b of plan.blocked) {
     waiting.set(b.name, {reason: b.reason, message: b.message})
-    reportBlocked(ctx, sp, b)
+    reportBlocked(ctx.deps.events, sp.pod, b)
   }
   // ConfigMap and Secret edits reach containers that already run (only changed files are written).
   if (observed?.sandboxes[0]?.state === 'ready') await refreshProjectedVolumes({...ctx.deps, objects: inputs.objects}, sp)

@@ -154,7 +154,8 @@ export class WatchWorker implements PodSyncer {
    * interrupted it follows). The runtime may have changed, so the next view is read afresh.
    */
   private interrupted(rec: PodRecord, signal: AbortSignal): void {
-    const now = this.deps.sync.clock.now()
+    const {clock} = this.deps.sync
+    const now = clock.now()
     rec.lastChangeAt = now
     rec.nextSyncAt = now
     this.deps.logger.debug(2, 'Sync interrupted', {pod: rec.sp.pod.metadata.name, reason: abortReason(signal).message})

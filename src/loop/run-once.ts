@@ -8,7 +8,7 @@
 // collection `watch` runs periodically, since `run` keeps old sandboxes for the pod's history.
 import type {PodStatus, StaticPod} from '../api/types.js'
 import {evaluateGoal, type Goal} from '../decide/goal.js'
-import type {StartGateCheck, SyncContext} from './sync-pod.js'
+import type {SyncContext} from './sync-pod.js'
 import type {StepFailure, SyncInputs} from '../apply/execute-plan.js'
 import {removeGarbage} from '../apply/collect-garbage.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
@@ -16,7 +16,8 @@ import {errorMessage} from '../util/errors.js'
 import type {NodeInfo} from '../util/node-info.js'
 import type {StatusRecorder} from '../store/status-store.js'
 import {startOrder} from './start-order.js'
-import {awaitedFromStatus, startGate, type AwaitedPod} from '../decide/start-gate.js'
+import {awaitedFromStatus} from '../decide/start-gate.js'
+import {gateOf, startAfterOrder, type StartAfterOrder} from './run-start-after.js'
 import {newPodState, PodLifecycle, type PodState} from './pod-lifecycle.js'
 
 /** How often `run` measures a waiting pod's emptyDirs against their sizeLimit, to report an excess (watch: every 10s). */
@@ -76,28 +77,8 @@ export async function runOnce(
   const firstReadAfter = opts.firstReadAfter ?? ctx.clock.now() - 1
   const lifecycle = new PodLifecycle({sync: ctx, statusRecorder: opts.statusRecorder})
   const results: PodRunResult[] = new Array(pods.length)
-  const toRun: {i: number; sp: StaticPod}[] = []
-  const admission = opts.admission
-  if (admission) {
-    // Admission first, in manifest order, as the kubelet admits pods one by one: a rejected pod
-    // fails at once and nothing of it is started. The runtime's features are read (one Status
-    // call) only when some pod uses a field needing them.
-    const admitted: StaticPod[] = [...admission.running]
-    const support = await lifecycle.supportFor(pods)
-    pods.forEach((sp, i) => {
-      const state = newPodState()
-      const refused = lifecycle.admit(sp, state, admitted, admission.node, support)
-      if (!refused) {
-        admitted.push(sp)
-        toRun.push({i, sp})
-        return
-      }
-      const reason = `rejected: ${refused.reason}: ${refused.message}`
-      onProgress({pod: sp.pod.metadata.name, kind: 'result', outcome: 'failed', text: reason})
-      results[i] = {sp, outcome: 'failed', reason, status: state.status ?? {phase: 'Failed'}}
-    })
-  } else pods.forEach((sp, i) => toRun.push({i, sp}))
-  const order = startAfterOrder(pods, results)
+  const toRun = await admitAll(lifecycle, pods, opts.admission, results, onProgress)
+  const order = startAfterOrder(pods, Array.from(results, (r) => r?.reason))
   // Pods are taken after the pods they start after, so a worker never waits on one not yet begun.
   const queue = startOrder(toRun).values()
   const worker = async (): Promise<void> => {
@@ -107,27 +88,29 @@ export async function runOnce(
   return results
 }
 
-/** What the run knows of each pod that another starts after (start-after), by manifest name. */
-interface StartAfterOrder {
-  /** The pods some other pod starts after: they are awaited until Ready, whatever --wait says. */
-  awaitedNames: ReadonlySet<string>
-  states: Map<string, AwaitedPod>
-}
-
-function startAfterOrder(pods: readonly StaticPod[], results: readonly (PodRunResult | undefined)[]): StartAfterOrder {
-  const awaitedNames = new Set(pods.flatMap((sp) => sp.startAfter ?? []))
-  const states = new Map<string, AwaitedPod>()
+/**
+ * Admission first, in manifest order, as the kubelet admits pods one by one: a rejected pod fails
+ * at once (its result is set) and nothing of it is started. The runtime's features are read (one
+ * Status call) only when some pod uses a field needing them. Returns the pods to run.
+ */
+async function admitAll(lifecycle: PodLifecycle, pods: readonly StaticPod[], admission: RunOnceOptions['admission'], results: PodRunResult[], onProgress: (e: ProgressEvent) => void): Promise<{i: number; sp: StaticPod}[]> {
+  if (!admission) return pods.map((sp, i) => ({i, sp}))
+  const toRun: {i: number; sp: StaticPod}[] = []
+  const admitted: StaticPod[] = [...admission.running]
+  const support = await lifecycle.supportFor(pods)
   pods.forEach((sp, i) => {
-    const rejected = results[i]
-    states.set(sp.manifestName, rejected ? {state: 'ended', detail: rejected.reason} : {state: 'pending', detail: 'not started yet'})
+    const state = newPodState()
+    const refused = lifecycle.admit(sp, state, admitted, admission.node, support)
+    if (!refused) {
+      admitted.push(sp)
+      toRun.push({i, sp})
+      return
+    }
+    const reason = `rejected: ${refused.reason}: ${refused.message}`
+    onProgress({pod: sp.pod.metadata.name, kind: 'result', outcome: 'failed', text: reason})
+    results[i] = {sp, outcome: 'failed', reason, status: state.status ?? {phase: 'Failed'}}
   })
-  return {awaitedNames, states}
-}
-
-function gateOf(sp: StaticPod, order: StartAfterOrder): StartGateCheck | undefined {
-  const startAfter = sp.startAfter ?? []
-  if (startAfter.length === 0) return undefined
-  return (hasSandbox) => startGate({startAfter, hasSandbox, awaited: (n) => order.states.get(n) ?? {state: 'unknown'}})
+  return toRun
 }
 
 /** What the run of one pod works with. */
@@ -175,7 +158,7 @@ async function runPodUntil(run: PodRun, firstReadAfter: number | undefined, dead
   const {sp, opts, lifecycle, onProgress, order} = run
   const {clock} = run.ctx
   const name = sp.pod.metadata.name
-  const gate = gateOf(sp, order)
+  const gate = gateOf(sp.startAfter, order)
   // A pod others start after has reached its goal only when Ready: they wait for that.
   const wait: WaitFor = order.awaitedNames.has(sp.manifestName) ? 'ready' : opts.wait
   const pollMs = opts.pollMs ?? 200

@@ -20,7 +20,7 @@ import {containerHash} from '../kuberuntime/hash.js'
 import {refreshProjectedVolumes} from '../volumes/setup.js'
 import {newestByName} from '../pod/restart-policy.js'
 import {errorMessage} from '../util/errors.js'
-import type {GateVerdict} from '../decide/start-gate.js'
+import {startGate, type AwaitedPod, type GateVerdict} from '../decide/start-gate.js'
 
 /** What the sync needs of the prober (src/prober/manager.ts implements it). */
 export interface ProbeSource {
@@ -65,6 +65,12 @@ export interface PodSyncOutcome {
 
 /** Start-after: may the pod be created now? Asked only when it has no sandbox yet. */
 export type StartGateCheck = (hasSandbox: boolean) => GateVerdict
+
+/** A pod's start-after gate, from what its driver knows of each awaited pod (undefined when it starts after no pod). */
+export function gateFor(startAfter: readonly string[] | undefined, awaited: (name: string) => AwaitedPod): StartGateCheck | undefined {
+  if (!startAfter || startAfter.length === 0) return undefined
+  return (hasSandbox) => startGate({startAfter, hasSandbox, awaited})
+}
 
 /**
  * Back-off is per container definition, as the kubelet keys it by name and spec hash: an edit

@@ -4,13 +4,13 @@
 import type {ObjectStore, StaticPod} from '../api/types.js'
 import type {Logger} from '../util/logger.js'
 import type {PodSyncer, PodWork} from './pod-workers.js'
-import type {PodSyncOutcome, StartGateCheck, SyncContext} from './sync-pod.js'
+import {gateFor, type PodSyncOutcome, type SyncContext} from './sync-pod.js'
 import {backOffUntil, type PodLifecycle} from './pod-lifecycle.js'
 import type {PodRecord, WatchedPods} from './watched-pods.js'
 import {markRejected} from './pod-updates.js'
 import {describeAction} from '../decide/describe.js'
 import {nextSyncAt} from '../decide/next-sync.js'
-import {awaitedFromStatus, startGate} from '../decide/start-gate.js'
+import {awaitedFromStatus} from '../decide/start-gate.js'
 import {activeDeadlineAt} from '../pod/active-deadline.js'
 import {limiter, type Limiter} from '../util/limiter.js'
 import {errorMessage} from '../util/errors.js'
@@ -53,8 +53,9 @@ export class WatchWorker implements PodSyncer {
     this.limit = limiter(opts.parallelism)
   }
 
-  async sync(_sp: StaticPod, reason: string, signal: AbortSignal): Promise<void> {
-    const rec = this.deps.pods.get(_sp.pod.metadata.uid)
+  async sync(sp: StaticPod, reason: string, signal: AbortSignal): Promise<void> {
+    // The record holds the pod's latest manifest: an edit may have come since this work was queued.
+    const rec = this.deps.pods.get(sp.pod.metadata.uid)
     if (!rec) return
     const {lifecycle, objects, metrics, sync} = this.deps
     const started = sync.clock.now()
@@ -63,7 +64,7 @@ export class WatchWorker implements PodSyncer {
       const wasReady = awaitedFromStatus(rec.status).state === 'ready'
       // The cache answers when it was read after the pod's last change; else it reads the runtime.
       // A kill while the sync waits for a slot or runs ends it (signal): the kill comes next.
-      const outcome = await this.limit(() => lifecycle.sync(rec.sp, rec, {objects: objects(), signal}, rec.lastChangeAt, this.gateOf(rec.sp)), signal)
+      const outcome = await this.limit(() => lifecycle.sync(rec.sp, rec, {objects: objects(), signal}, rec.lastChangeAt, gateFor(rec.sp.startAfter, (name) => this.deps.pods.awaited(name))), signal)
       if (outcome.interrupted) return this.interrupted(rec, signal)
       this.synced(rec, outcome, wasReady)
     } catch (err) {
@@ -159,12 +160,5 @@ export class WatchWorker implements PodSyncer {
     rec.lastChangeAt = now
     rec.nextSyncAt = now
     this.deps.logger.debug(2, 'Sync interrupted', {pod: rec.sp.pod.metadata.name, reason: abortReason(signal).message})
-  }
-
-  /** The start-after gate of a pod (undefined when it names no pod): what watch knows of each. */
-  private gateOf(sp: StaticPod): StartGateCheck | undefined {
-    const startAfter = sp.startAfter ?? []
-    if (startAfter.length === 0) return undefined
-    return (hasSandbox) => startGate({startAfter, hasSandbox, awaited: (name) => this.deps.pods.awaited(name)})
   }
 }

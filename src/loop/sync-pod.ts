@@ -42,8 +42,8 @@ export interface SyncContext {
 }
 const NO_PROBES: PodProbeResults = new Map()
 
-function probesOf(ctx: SyncContext, sp: StaticPod, observed: RuntimePod | undefined): PodProbeResults {
-  return ctx.prober?.results(sp.pod.metadata.uid, observed) ?? NO_PROBES
+function probesOf(ctx: SyncContext, uid: string, observed: RuntimePod | undefined): PodProbeResults {
+  return ctx.prober?.results(uid, observed) ?? NO_PROBES
 }
 
 /** Waiting reasons kept between syncs of one pod (ErrImagePull, CreateContainerError, …). */
@@ -151,7 +151,7 @@ export async function planPod(ctx: SyncContext, sp: StaticPod, minTime: number):
   const backOff = podBackOff(ctx.backOff, sp, now, observed)
   const pullBackOff = podPullBackOff(ctx.backOff, sp, now)
   const startTime = ctx.instanceStarts?.startOf(sp, now)
-  const plan = computePodActions({sp, runtime: observed, images, probes: probesOf(ctx, sp, observed), backOff, pullBackOff, now, startTime})
+  const plan = computePodActions({sp, runtime: observed, images, probes: probesOf(ctx, sp.pod.metadata.uid, observed), backOff, pullBackOff, now, startTime})
   // What each waiting container waits for, as recorded for the next process: its crash back-off,
   // else its image's pull back-off.
   for (const b of plan.blocked) {
@@ -176,7 +176,7 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   if (plan.actions.length > 0) {
     const result = await executePlan(ctx.deps, sp, plan, before, inputs)
     if (result.interrupted) {
-      const status = generatePodStatus({sp, runtime: before, probes: probesOf(ctx, sp, before), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())})
+      const status = generatePodStatus({sp, runtime: before, probes: probesOf(ctx, uid, before), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())})
       return {plan, backOff, failures: [], observed: before, status, interrupted: true}
     }
     failures = result.failures
@@ -217,7 +217,7 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
     const {savePod, logger} = ctx.deps
     await savePod?.(sp).catch((err: unknown) => logger.warn('Could not record the pod manifest', {pod: sp.pod.metadata.name, err: errorMessage(err)}))
   }
-  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())})
+  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp.pod.metadata.uid, observed), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())})
   const {events} = ctx.deps
   if (status.reason === DEADLINE_EXCEEDED_REASON) events?.emit(podObject(sp.pod), 'Normal', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
   return {plan, backOff, failures, observed, status, interrupted: false}

@@ -2,7 +2,8 @@
 // (executor), and report the pod's status afterwards. Used by `run` in a loop and by `watch`'s
 // pod workers. A sync that `inputs.signal` interrupts ends quietly: no waiting reason, back-off,
 // event or status follows from it, since a kill (or the process's exit) comes next.
-import type {PodStatus, StaticPod} from '../api/types.js'
+import type {PodSpec, PodStatus, StaticPod} from '../api/types.js'
+import type {EventSink} from '../api/events.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Clock} from '../util/clock.js'
 import type {BackOffEntry, BlockedContainer, PodActions} from '../decide/actions.js'
@@ -19,7 +20,7 @@ import {containerHash} from '../kuberuntime/hash.js'
 import {refreshProjectedVolumes} from '../volumes/setup.js'
 import {newestByName} from '../pod/restart-policy.js'
 import {errorMessage} from '../util/errors.js'
-import type {GateVerdict} from '../decide/start-gate.js'
+import {startGate, type AwaitedPod, type GateVerdict} from '../decide/start-gate.js'
 
 /** What the sync needs of the prober (src/prober/manager.ts implements it). */
 export interface ProbeSource {
@@ -41,8 +42,8 @@ export interface SyncContext {
 }
 const NO_PROBES: PodProbeResults = new Map()
 
-function probesOf(ctx: SyncContext, sp: StaticPod, observed: RuntimePod | undefined): PodProbeResults {
-  return ctx.prober?.results(sp.pod.metadata.uid, observed) ?? NO_PROBES
+function probesOf(ctx: SyncContext, uid: string, observed: RuntimePod | undefined): PodProbeResults {
+  return ctx.prober?.results(uid, observed) ?? NO_PROBES
 }
 
 /** Waiting reasons kept between syncs of one pod (ErrImagePull, CreateContainerError, …). */
@@ -65,6 +66,12 @@ export interface PodSyncOutcome {
 /** Start-after: may the pod be created now? Asked only when it has no sandbox yet. */
 export type StartGateCheck = (hasSandbox: boolean) => GateVerdict
 
+/** A pod's start-after gate, from what its driver knows of each awaited pod (undefined when it starts after no pod). */
+export function gateFor(startAfter: readonly string[] | undefined, awaited: (name: string) => AwaitedPod): StartGateCheck | undefined {
+  if (!startAfter || startAfter.length === 0) return undefined
+  return (hasSandbox) => startGate({startAfter, hasSandbox, awaited})
+}
+
 /**
  * Back-off is per container definition, as the kubelet keys it by name and spec hash: an edit
  * that changes the container starts it at once instead of waiting out the old crash loop.
@@ -79,16 +86,15 @@ export function backOffKey(sp: StaticPod, container: string): string {
 const START_FAILURE_REASONS: ReadonlySet<string> = new Set(['CreateContainerError', 'RunContainerError'])
 
 /** The kubelet's events for a container that waits: BackOff, and Failed for image problems. */
-function reportBlocked(ctx: SyncContext, sp: StaticPod, b: BlockedContainer): void {
-  const events = ctx.deps.events
+function reportBlocked(events: EventSink | undefined, pod: StaticPod['pod'], b: BlockedContainer): void {
   if (!events) return
-  const object = containerObject(sp.pod, b.name)
-  const {name, namespace, uid} = sp.pod.metadata
+  const object = containerObject(pod, b.name)
+  const {name, namespace, uid} = pod.metadata
   if (b.reason === 'CrashLoopBackOff') {
     events.emit(object, 'Warning', 'BackOff', `Back-off restarting failed container ${b.name} in pod ${name}_${namespace}(${uid})`)
     return
   }
-  const image = [...(sp.pod.spec.initContainers ?? []), ...sp.pod.spec.containers].find((c) => c.name === b.name)?.image ?? ''
+  const image = imageOf(pod.spec, b.name)
   if (b.reason === 'ImagePullBackOff') events.emit(object, 'Normal', 'BackOff', `Back-off pulling image "${image}"`)
   events.emit(object, 'Warning', 'Failed', `Error: ${b.reason}`)
 }
@@ -107,8 +113,7 @@ export function pullBackOffKey(sp: StaticPod, image: string): string {
   return `${sp.pod.metadata.uid}/pull/${image}`
 }
 
-function imageOf(sp: StaticPod, container: string): string {
-  const spec = sp.pod.spec
+function imageOf(spec: PodSpec, container: string): string {
   return [...(spec.initContainers ?? []), ...spec.containers].find((c) => c.name === container)?.image ?? ''
 }
 
@@ -146,11 +151,11 @@ export async function planPod(ctx: SyncContext, sp: StaticPod, minTime: number):
   const backOff = podBackOff(ctx.backOff, sp, now, observed)
   const pullBackOff = podPullBackOff(ctx.backOff, sp, now)
   const startTime = ctx.instanceStarts?.startOf(sp, now)
-  const plan = computePodActions({sp, runtime: observed, images, probes: probesOf(ctx, sp, observed), backOff, pullBackOff, now, startTime})
+  const plan = computePodActions({sp, runtime: observed, images, probes: probesOf(ctx, sp.pod.metadata.uid, observed), backOff, pullBackOff, now, startTime})
   // What each waiting container waits for, as recorded for the next process: its crash back-off,
   // else its image's pull back-off.
   for (const b of plan.blocked) {
-    const pulling = b.reason === 'ImagePullBackOff' ? pullBackOff.get(imageOf(sp, b.name)) : undefined
+    const pulling = b.reason === 'ImagePullBackOff' ? pullBackOff.get(imageOf(sp.pod.spec, b.name)) : undefined
     if (pulling && !backOff.has(b.name)) backOff.set(b.name, pulling)
   }
   return {plan, observed, backOff}
@@ -171,7 +176,7 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   if (plan.actions.length > 0) {
     const result = await executePlan(ctx.deps, sp, plan, before, inputs)
     if (result.interrupted) {
-      const status = generatePodStatus({sp, runtime: before, probes: probesOf(ctx, sp, before), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())})
+      const status = generatePodStatus({sp, runtime: before, probes: probesOf(ctx, uid, before), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())})
       return {plan, backOff, failures: [], observed: before, status, interrupted: true}
     }
     failures = result.failures
@@ -191,7 +196,7 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
     // keeps the pull's error, which the waiting message repeats (the kubelet's prevPullErrMsg).
     const failedImages = new Map<string, string>()
     for (const f of failures) {
-      if (f.reason === 'ErrImagePull' && !failedImages.has(imageOf(sp, f.container))) failedImages.set(imageOf(sp, f.container), f.message)
+      if (f.reason === 'ErrImagePull' && !failedImages.has(imageOf(sp.pod.spec, f.container))) failedImages.set(imageOf(sp.pod.spec, f.container), f.message)
     }
     for (const [image, message] of failedImages) ctx.backOff.next(pullBackOffKey(sp, image), now, 'ImagePullBackOff', message)
     for (const f of failures) if (f.container) waiting.set(f.container, {reason: f.reason, message: f.message})
@@ -200,7 +205,7 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   }
   for (const b of plan.blocked) {
     waiting.set(b.name, {reason: b.reason, message: b.message})
-    reportBlocked(ctx, sp, b)
+    reportBlocked(ctx.deps.events, sp.pod, b)
   }
   // ConfigMap and Secret edits reach containers that already run (only changed files are written).
   if (observed?.sandboxes[0]?.state === 'ready') await refreshProjectedVolumes({...ctx.deps, objects: inputs.objects}, sp)
@@ -212,7 +217,7 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
     const {savePod, logger} = ctx.deps
     await savePod?.(sp).catch((err: unknown) => logger.warn('Could not record the pod manifest', {pod: sp.pod.metadata.name, err: errorMessage(err)}))
   }
-  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp, observed), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())})
+  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp.pod.metadata.uid, observed), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())})
   const {events} = ctx.deps
   if (status.reason === DEADLINE_EXCEEDED_REASON) events?.emit(podObject(sp.pod), 'Normal', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
   return {plan, backOff, failures, observed, status, interrupted: false}

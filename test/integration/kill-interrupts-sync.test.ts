@@ -121,7 +121,7 @@ describe('a kill interrupts the running sync', () => {
     // Not yet a kill: the sources have not all spoken.
     loop.handleUpdates([{op: 'REMOVE', pods: [edited]}])
     ready = true
-    await loop.housekeeping(await node.cache.refresh())
+    await loop.housekeeping.killOrphans(await node.cache.refresh())
     await loop.idle()
     expect(fake.cancelled).toEqual(['PullImage'])
     expect(fake.sandboxes.size).toBe(0)

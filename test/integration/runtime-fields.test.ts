@@ -123,6 +123,32 @@ describe('runtime-dependent fields', () => {
     await loop.stop()
   })
 
+  it('watch checks a pod against the runtime\'s features when it is added or edited, not at every sync', async () => {
+    fake.features = {handlers: [{name: '', recursiveReadOnlyMounts: false, userNamespaces: true}], supplementalGroupsPolicy: false}
+    const load = node.sync.deps.runtimeSupport!
+    let checks = 0
+    const runtimeSupport = () => {
+      checks += 1
+      return load()
+    }
+    const sync = {...node.sync, deps: {...node.sync.deps, runtimeSupport}}
+    const loop = new SyncLoop({sync, logger: silentLogger, clock: node.clock, sourcesReady: () => true, objects: () => EMPTY_OBJECT_STORE, node: NODE}, {random: () => 0})
+    loop.handleUpdates([{op: 'ADD', pods: [await pod('p', HOST_USERS)]}])
+    await loop.idle()
+    expect(fake.callsOf('StartContainer')).toHaveLength(1)
+    expect(checks).toBe(1)
+    for (let i = 0; i < 3; i++) {
+      ;(node.clock as FakeClock).advance(120_000)
+      loop.tick()
+      await loop.idle()
+    }
+    expect(checks).toBe(1)
+    loop.handleUpdates([{op: 'UPDATE', pods: [await pod('p', HOST_USERS.replace('spec:\n', 'spec:\n  terminationGracePeriodSeconds: 1\n'))]}])
+    await loop.idle()
+    expect(checks).toBe(2)
+    await loop.stop()
+  })
+
   it('watch stops a running pod that an edit gives a field the runtime lacks', async () => {
     const loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock: node.clock, sourcesReady: () => true, objects: () => EMPTY_OBJECT_STORE, node: NODE})
     loop.handleUpdates([{op: 'ADD', pods: [await pod('p', 'spec:\n')]}])

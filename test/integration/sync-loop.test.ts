@@ -203,7 +203,7 @@ describe('SyncLoop over the fake CRI', () => {
     expect(cs?.lastState?.terminated?.exitCode).toBe(137)
     expect(running()).toEqual([`web-n1/${IMAGE}`])
     // GC keeps the old sandbox: it holds the dead container `logs --previous` reads.
-    await loop.collectGarbage()
+    await loop.housekeeping.collectGarbage()
     expect(fake.sandboxes.has(oldSandbox!)).toBe(true)
   })
 
@@ -266,7 +266,7 @@ describe('SyncLoop over the fake CRI', () => {
     await loop.idle()
     expect(running()).toHaveLength(1)
     ready = true
-    await loop.housekeeping()
+    await loop.housekeeping.killOrphans()
     await loop.idle()
     expect(running()).toEqual([])
     expect(fake.sandboxes.size).toBe(0)
@@ -279,7 +279,7 @@ describe('SyncLoop over the fake CRI', () => {
     await fake.runPodSandbox({metadata: {name: 'foreign', uid: 'f', namespace: 'default', attempt: 0}, hostname: '', logDirectory: '', portMappings: [], labels: {'io.kubernetes.pod.uid': 'f'}, annotations: {}})
     // A fresh loop (as after a restart) that no longer has "web" in any source.
     const fresh = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true, objects: () => EMPTY_OBJECT_STORE})
-    await fresh.housekeeping()
+    await fresh.housekeeping.killOrphans()
     await fresh.idle()
     expect([...fake.sandboxes.values()].map((s) => s.sandbox.metadata.name)).toEqual(['foreign'])
   })
@@ -313,7 +313,7 @@ describe('SyncLoop over the fake CRI', () => {
     const live = [...fake.containers.values()].find((c) => c.status.state === 'CONTAINER_RUNNING')!
     mkdirSync(dirname(live.status.logPath), {recursive: true})
     writeFileSync(live.status.logPath, 'x'.repeat(200))
-    await loop.collectGarbage()
+    await loop.housekeeping.collectGarbage()
     expect([...fake.containers.values()].map((c) => c.status.state).sort()).toEqual(['CONTAINER_EXITED', 'CONTAINER_RUNNING'])
     expect(fake.callsOf('ReopenContainerLog').map((c) => c.args[0])).toEqual([live.status.id])
     expect(readdirSync(dirname(live.status.logPath)).filter((n) => n.startsWith(`${basename(live.status.logPath)}.`))).toHaveLength(1)

@@ -61,6 +61,8 @@ describe('upgrades (real containerd)', () => {
   it('an upgrade to an image that cannot be pulled is not Ready, kubectl wait does not pass, and the old container keeps serving over two back-off periods', async () => {
     writeFileSync(join(manifests, 'web.yaml'), web(BUSYBOX))
     await watchWithKubeconfig()
+    // kubectl wait answers NotFound for a pod the API does not list yet: wait for it to be there.
+    await eventually(async () => ((await kubectl('get', `pod/web-${NODE}`)).code === 0 ? true : undefined), 60_000, 'the pod in the API')
     const wait = await kubectl('wait', '--for=condition=Ready', `pod/web-${NODE}`, '--timeout=60s')
     expect(wait.code, wait.stderr).toBe(0)
     const before = (await find('web'))!

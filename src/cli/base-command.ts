@@ -18,6 +18,7 @@ import {
 } from '../node/config.js'
 import {describeError, exitCodeFor} from './exit-codes.js'
 import {durationFlag} from './flags.js'
+import {givenGlobalArgs} from './given-globals.js'
 import type {KubeletConfigValues} from '../node/kubelet-config.js'
 import type {ValidationMode} from '../manifest/unknown-fields.js'
 
@@ -80,6 +81,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** A flag given on the command line beats the config file, which beats the flag's default. */
   protected pick<V>(flag: string, fromConfig: V | undefined, flagValue: V): V {
     return this.explicitFlags.has(flag) || fromConfig === undefined ? flagValue : fromConfig
+  }
+
+  /** The locating global flags the user gave, to repeat in printed commands (given-globals.ts). */
+  protected givenGlobals(): string[] {
+    return givenGlobalArgs(this.explicitFlags, this.nodeConfig(), this.flags.config === undefined ? undefined : resolve(this.flags.config))
   }
 
   protected nodeConfig(): NodeConfig {

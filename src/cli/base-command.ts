@@ -63,7 +63,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       strict: this.ctor.strict,
     })
     this.flags = flags as GlobalFlags<T>
-    for (const [name, meta] of Object.entries(metadata.flags)) if (!meta?.setFromDefault) this.explicitFlags.add(name)
+    // oclif's metadata lists only the flags it filled from their defaults: every other flag with a
+    // value was given (on the command line, or by its environment variable).
+    for (const name of Object.keys(flags)) if (!metadata.flags[name]?.setFromDefault) this.explicitFlags.add(name)
     this.logger = createLogger({
       verbosity: this.flags.verbosity,
       format: this.flags['log-format'],

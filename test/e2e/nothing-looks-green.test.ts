@@ -148,6 +148,10 @@ describe('nothing looks green that is not (real containerd)', () => {
     expect(down.code).toBe(1)
     expect(down.stderr).toMatch(/would start pod "web" again: .*and then down/)
     expect((await podJson('web'))?.status.phase).toBe('Running')
+    // A run of the pod watch runs, from the same manifest, changes nothing: it goes on and reports.
+    const same = await kn(['run', '-f', join(manifests, 'web.yaml'), '--timeout', '30s'])
+    expect(same.code, same.stderr).toBe(0)
+    expect(same.stdout).toMatch(/web-green\s.*Running/)
 
     // kubectl, through the kubeconfig of this watch.
     const config = await eventually(async () => {

@@ -20,13 +20,15 @@ export async function refuseUnderWatch(node: KubeNode, command: GuardedCommand, 
   if (pid === undefined) return
   const watched = await Promise.all(
     pods.map(async (sp) => {
-      // The watch runs this version when its own process recorded the pod under this manifest hash.
-      const rec = command === 'run' ? await readStatusRecord(node.fs, rootDir, sp.pod.metadata.uid).catch(() => undefined) : undefined
-      const sameAsWatch = rec !== undefined && rec.writer.command === 'watch' && rec.writer.pid === pid && rec.manifestHash === manifestHashOf(sp)
+      // The watch manages a pod whose status its own process recorded last, and runs this version
+      // of it when that record is of this manifest hash.
+      const rec = await readStatusRecord(node.fs, rootDir, sp.pod.metadata.uid).catch(() => undefined)
+      const managed = rec !== undefined && rec.writer.command === 'watch' && rec.writer.pid === pid
+      const sameAsWatch = managed && rec.manifestHash === manifestHashOf(sp)
       // Where the watch reads the pod from is what it recorded (pod.json), not the -f of `down`.
       const stored = command === 'run' ? undefined : await loadPod(rootDir, sp.pod.metadata.uid)
       const manifest = stored && stored.source.kind !== 'stdin' ? stored.source.location : undefined
-      return {name: sp.manifestName, sameAsWatch, manifest}
+      return {name: sp.manifestName, managed, sameAsWatch, manifest}
     }),
   )
   const refusal = watchRefusal(command, rootDir, pid, watched)

@@ -18,6 +18,7 @@ import {
 } from '../node/config.js'
 import {describeError, exitCodeFor} from './exit-codes.js'
 import {durationFlag} from './flags.js'
+import {givenGlobalArgs} from './given-globals.js'
 import type {KubeletConfigValues} from '../node/kubelet-config.js'
 import type {ValidationMode} from '../manifest/unknown-fields.js'
 
@@ -62,7 +63,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       strict: this.ctor.strict,
     })
     this.flags = flags as GlobalFlags<T>
-    for (const [name, meta] of Object.entries(metadata.flags)) if (!meta?.setFromDefault) this.explicitFlags.add(name)
+    // oclif's metadata lists only the flags it filled from their defaults: every other flag with a
+    // value was given (on the command line, or by its environment variable).
+    for (const name of Object.keys(flags)) if (!metadata.flags[name]?.setFromDefault) this.explicitFlags.add(name)
     this.logger = createLogger({
       verbosity: this.flags.verbosity,
       format: this.flags['log-format'],
@@ -80,6 +83,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** A flag given on the command line beats the config file, which beats the flag's default. */
   protected pick<V>(flag: string, fromConfig: V | undefined, flagValue: V): V {
     return this.explicitFlags.has(flag) || fromConfig === undefined ? flagValue : fromConfig
+  }
+
+  /** The locating global flags the user gave, to repeat in printed commands (given-globals.ts). */
+  protected givenGlobals(): string[] {
+    return givenGlobalArgs(this.explicitFlags, this.nodeConfig(), this.flags.config === undefined ? undefined : resolve(this.flags.config))
   }
 
   protected nodeConfig(): NodeConfig {

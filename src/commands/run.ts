@@ -57,7 +57,7 @@ export default class Run extends BaseCommand<typeof Run> {
       progress.stop()
       offSignals()
     }
-    this.out(renderRunResults(results, flags.output, useColor(), node.clock.now(), await failureReports(node, results)))
+    this.out(renderRunResults(results, flags.output, useColor(), node.clock.now(), await failureReports(node, results, this.givenGlobals())))
     const failed = results.filter((r) => r.outcome !== 'done')
     if (failed.length > 0) {
       throw new PodFailedError(failed.map((r) => `pod ${r.sp.pod.metadata.name} ${r.outcome === 'timeout' ? 'did not reach its goal' : 'failed'}: ${r.reason}`).join('; '))

@@ -21,6 +21,7 @@ import {refreshProjectedVolumes} from '../volumes/setup.js'
 import {newestByName} from '../pod/restart-policy.js'
 import {errorMessage} from '../util/errors.js'
 import {startGate, type AwaitedPod, type GateVerdict} from '../decide/start-gate.js'
+import {heldWaiting, START_AFTER_REASON} from '../status/held.js'
 
 /** What the sync needs of the prober (src/prober/manager.ts implements it). */
 export interface ProbeSource {
@@ -167,8 +168,11 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   const {plan, observed: before, backOff} = await planPod(ctx, sp, minTime)
   const verdict = gate?.((before?.sandboxes.length ?? 0) > 0)
   if (verdict && !verdict.open) {
-    // Nothing of the pod is created yet; its status says what it waits for.
-    const status = {...generatePodStatus({sp, runtime: before, probes: NO_PROBES, waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())}), message: verdict.reason}
+    // Nothing of the pod is created yet; its status says what it waits for (held.ts), and its
+    // manifest is recorded so readers show its labels, annotations and spec.
+    await ctx.deps.savePod?.(sp).catch((err: unknown) => ctx.deps.logger.warn('Could not record the pod manifest', {pod: sp.pod.metadata.name, err: errorMessage(err)}))
+    const held = heldWaiting(sp.pod.spec, verdict.reason)
+    const status = {...generatePodStatus({sp, runtime: before, probes: NO_PROBES, waiting: held, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())}), reason: START_AFTER_REASON, message: verdict.reason}
     return {plan: {...plan, actions: [], blocked: []}, backOff, failures: [], observed: before, status, interrupted: false, held: verdict}
   }
   let failures: StepFailure[] = []

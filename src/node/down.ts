@@ -7,6 +7,7 @@ import {manifestLoadOptions} from './load-options.js'
 import {listManagedPods, matchesName, type ManagedPod} from './pods.js'
 import {terminatePod} from '../apply/terminate.js'
 import {NotFoundError} from '../util/errors.js'
+import {refuseUnderWatch} from './watch-guard.js'
 
 export type DownSelector = {locations: string[]} | {all: true} | {names: string[]}
 
@@ -34,6 +35,7 @@ async function select(node: KubeNode, sel: DownSelector): Promise<ManagedPod[]> 
 
 export async function downPods(node: KubeNode, sel: DownSelector): Promise<DownResult> {
   const pods = await select(node, sel)
+  await refuseUnderWatch(node, 'names' in sel ? 'delete' : 'down', pods.map((p) => p.sp))
   await Promise.all(pods.map((p) => terminatePod(node.sync.deps, p.observed, p.sp.pod)))
   return {removed: pods.map((p) => p.observed.name)}
 }

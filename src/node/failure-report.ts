@@ -12,6 +12,7 @@ import {allByName} from '../pod/restart-policy.js'
 import {readPodEvents} from '../store/event-store.js'
 import {isPlainlyInside} from '../util/contained-path.js'
 import type {KubeNode} from './create-node.js'
+import {shellCommand} from '../util/shell-quote.js'
 
 export const LOG_TAIL_LINES = 20
 export const PREVIOUS_LOG_TAIL_LINES = 10
@@ -64,7 +65,7 @@ function newest(events: readonly PodEvent[], match: (e: PodEvent) => boolean): P
   return events.filter(match).sort((a, b) => b.lastTimestamp - a.lastTimestamp)[0]
 }
 
-export async function failureReport(node: KubeNode, r: PodRunResult): Promise<FailureReport> {
+export async function failureReport(node: KubeNode, r: PodRunResult, globalArgs: readonly string[] = []): Promise<FailureReport> {
   const {uid, name} = r.sp.pod.metadata
   const [observed, events] = await Promise.all([node.cache.getNewerThan(uid, node.clock.now()).catch(() => undefined), readPodEvents(node.fs, node.config.rootDir, uid).catch(() => undefined)])
   const statuses = [...(r.status.initContainerStatuses ?? []), ...(r.status.containerStatuses ?? [])]
@@ -86,17 +87,19 @@ export async function failureReport(node: KubeNode, r: PodRunResult): Promise<Fa
     }),
   )
   const manifest = r.sp.manifestName
-  const more = [`kube-node describe pod ${manifest}`, `kube-node events ${manifest}`]
+  // Each with the global flags the user gave, so the paste asks the same node.
+  const cmd = (...args: string[]): string => shellCommand(['kube-node', ...args, ...globalArgs])
+  const more = [cmd('describe', 'pod', manifest), cmd('events', manifest)]
   for (const c of containers) {
-    if (c.logTail.length > 0 || c.exitCode !== undefined) more.push(`kube-node logs ${manifest} -c ${c.name}`)
-    if (c.previousLogTail) more.push(`kube-node logs ${manifest} -c ${c.name} --previous`)
+    if (c.logTail.length > 0 || c.exitCode !== undefined) more.push(cmd('logs', manifest, '-c', c.name))
+    if (c.previousLogTail) more.push(cmd('logs', manifest, '-c', c.name, '--previous'))
   }
   return {pod: name, outcome: r.outcome === 'timeout' ? 'timeout' : 'failed', reason: r.reason, phase: r.status.phase ?? 'Unknown', containers, more}
 }
 
 /** A report for each pod that failed or missed its goal; none for pods that made it. */
-export async function failureReports(node: KubeNode, results: readonly PodRunResult[]): Promise<Map<string, FailureReport>> {
+export async function failureReports(node: KubeNode, results: readonly PodRunResult[], globalArgs: readonly string[] = []): Promise<Map<string, FailureReport>> {
   const failed = results.filter((r) => r.outcome !== 'done')
-  const reports = await Promise.all(failed.map((r) => failureReport(node, r)))
+  const reports = await Promise.all(failed.map((r) => failureReport(node, r, globalArgs)))
   return new Map(reports.map((rep, i) => [failed[i]?.sp.pod.metadata.uid ?? '', rep]))
 }

@@ -10,6 +10,8 @@ import {rfc3339} from '../status/container-status.js'
 import {manifestHashOf} from '../store/status-store.js'
 import {listManagedPods, matchesName, type ManagedPod} from './pods.js'
 import {writerRunning} from './process-identity.js'
+import {readManifestError} from './manifest-error-file.js'
+import {withManifestError} from '../status/manifest-error.js'
 import {NotFoundError} from '../util/errors.js'
 import {byCodeUnit} from '../util/compare.js'
 
@@ -42,7 +44,10 @@ export function podView(node: KubeNode, p: ManagedPod, running: (w: StatusWriter
   const {status, source} = mergeStatus({record: p.record, runtime: p.observed, runtimeStatus, manifestHash: manifestHashOf(p.sp)})
   const annotations: Record<string, string> = {...(p.sp.pod.metadata.annotations ?? {}), [STATUS_SOURCE_ANNOTATION]: source}
   if (p.record) annotations[STATUS_WRITER_ANNOTATION] = describeWriter(p.record, running)
-  return {apiVersion: 'v1', kind: 'Pod', metadata: {...p.sp.pod.metadata, annotations}, spec: p.sp.pod.spec, status}
+  const pod: Pod = {apiVersion: 'v1', kind: 'Pod', metadata: {...p.sp.pod.metadata, annotations}, spec: p.sp.pod.spec, status}
+  // A watch that runs the last good version of a broken manifest says so (manifest-errors.ts).
+  const broken = readManifestError(node.config.rootDir, p.observed.uid)
+  return broken && running(broken.writer) ? withManifestError(pod, broken) : pod
 }
 
 export async function getPods(node: KubeNode, name?: string): Promise<PodList> {

@@ -12,7 +12,7 @@ import {open, realpath, stat, type FileHandle} from 'node:fs/promises'
 import {join} from 'node:path'
 import {KubeNodeError} from '../util/errors.js'
 import {nodeHostFs} from '../host/node-host-fs.js'
-import {tryLockExclusive} from '../host/flock.js'
+import {holdsExclusiveLock, tryLockExclusive} from '../host/flock.js'
 
 export class LockedError extends KubeNodeError {
   readonly kind = 'Locked'
@@ -83,5 +83,23 @@ async function checkRootDirOwnership(rootDir: string): Promise<void> {
   }
   if ((st.mode & 0o022) !== 0) {
     throw new UnsafeRootDirError(`root dir ${rootDir} is writable by its group or by others (mode ${(st.mode & 0o7777).toString(8).padStart(4, '0')}): another user could take its lock and change its records; make it 0750 (chmod 0750 ${rootDir})`)
+  }
+}
+
+/**
+ * The PID of the process that holds the root dir's lock (a running `watch`), or undefined. Read,
+ * never taken: a command that only asks must not block a watch starting at the same moment. The
+ * PID in the file counts only while that very process holds the lock on it (/proc), so a stale
+ * file or a reused PID names no one.
+ */
+export async function lockHolder(rootDir: string): Promise<number | undefined> {
+  const path = join(rootDir, LOCK_FILE)
+  const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined)
+  if (!file) return undefined
+  try {
+    const pid = await readPid(file)
+    return pid !== undefined && (await holdsExclusiveLock(Number(pid), path)) ? Number(pid) : undefined
+  } finally {
+    await file.close()
   }
 }

@@ -16,6 +16,7 @@ import {runOnce, type PodRunResult, type ProgressEvent, type WaitFor} from '../l
 import {StatusStore} from '../store/status-store.js'
 import {currentWriter} from './process-identity.js'
 import {seedBackOff} from './seed-back-off.js'
+import {refuseUnderWatch} from './watch-guard.js'
 
 export interface RunOptions {
   wait: WaitFor
@@ -37,6 +38,7 @@ export async function runPods(
   let early: Promise<StaticPod[]> | undefined = runningPodSpecs(node)
   for (const read of [early, node.cache.images(readsFrom - 1)]) read.catch(() => undefined)
   const {pods, configMaps, secrets} = await loadStaticPods(locations, manifestLoadOptions(node.config, node.logger))
+  await refuseUnderWatch(node, 'run', pods)
   const objects = createObjectStore(configMaps, secrets)
   // Pods already running on this node that this run does not own count for admission (ports,
   // resources, max pods).

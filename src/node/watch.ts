@@ -5,6 +5,8 @@ import type {KubeNode} from './create-node.js'
 import type {Pod} from '../api/types.js'
 import type {ManifestSource} from '../sources/types.js'
 import {acquireLock} from './lock.js'
+import {ManifestErrors} from './manifest-errors.js'
+import {MANIFEST_ERROR_ANNOTATION} from '../status/manifest-error.js'
 import {createFileSource} from '../sources/file-source.js'
 import {createHttpSource} from '../sources/http-source.js'
 import {IssueLog} from '../sources/issue-log.js'
@@ -62,7 +64,7 @@ export interface WatchOptions {
 }
 
 /** Annotation on /pods items whose manifest is currently broken (the last good version runs). */
-export const MANIFEST_ERROR_ANNOTATION = 'kube-node.io/manifest-error'
+export {MANIFEST_ERROR_ANNOTATION}
 
 /** The manifest directory (if any) and every URL, as sources. */
 function createSources(node: KubeNode, opts: WatchOptions): ManifestSource[] {
@@ -107,6 +109,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     const podConfig = new PodConfig(sources.map((s) => s.name), node.config.maxPods ?? DEFAULT_MAX_PODS)
     const capacityLog = new IssueLog('all sources', logger, 'pods not added')
     const statusRecorder = new StatusStore({fs: node.fs, rootDir: node.config.rootDir, clock, logger}, currentWriter('watch'))
+    const manifestErrors = new ManifestErrors({rootDir: node.config.rootDir, events: node.events, clock, logger, writer: currentWriter('watch')})
     opts.metrics.countStoreWrites(() => ({status: statusRecorder.writeCount(), events: node.events.writeCount()}))
     const pleg = new Pleg(node.cache, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}, opts.metrics.pleg)
     const loop = new SyncLoop(
@@ -140,6 +143,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     for (const s of sources) {
       s.start((snapshot) => {
         const updates = podConfig.apply(snapshot, clock.now())
+        manifestErrors.update(podConfig.pods(), podConfig.issues())
         capacityLog.report(podConfig.capacityIssues(), () => false)
         opts.metrics.setManifestErrors(snapshot.source, snapshot.issues.length)
         loop.handleUpdates(updates)
@@ -212,7 +216,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
     await Promise.all(sources.map((s) => s.stop()))
     await pleg.stop()
     await loop.stop(5_000)
-    await Promise.all([statusRecorder.flush(), node.events.flush()])
+    await Promise.all([statusRecorder.flush(), node.events.flush(), manifestErrors.flush()])
     await forgetApiAddress()
     await forgetApiCredential()
     kubeApi.close()

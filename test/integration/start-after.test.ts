@@ -18,6 +18,8 @@ import {silentLogger} from '../../src/util/logger.js'
 import {InvalidInputError} from '../../src/util/errors.js'
 import type {PodSandboxConfig} from '../../src/cri/api.js'
 import {testNodeConfig} from '../support/node-config.js'
+import {podStatusText} from '../../src/cli/render/pod-row.js'
+import {loadPod} from '../../src/node/pod-store.js'
 
 const IMAGE = 'localhost:5000/busybox:latest'
 const MISSING = 'localhost:5000/missing:1.0'
@@ -136,6 +138,12 @@ describe('start-after over the fake CRI', () => {
       const api = loop.statuses().find((s) => s.sp.manifestName === 'api')!
       expect(api.status?.message).toMatch(/^waits for pod "etcd" to be Ready \(start-after\)/)
       expect(api.status?.phase).toBe('Pending')
+      // Its own STATUS, not a ContainerCreating that looks as if the runtime were at work …
+      expect(api.status?.reason).toBe('StartAfter')
+      expect(api.status?.containerStatuses?.[0]?.state?.waiting).toEqual({reason: 'StartAfter', message: api.status?.message})
+      expect(podStatusText({spec: api.sp.pod.spec, status: api.status!})).toBe('StartAfter')
+      // … and its manifest recorded, so readers show its annotations and spec.
+      expect((await loadPod(node.config.rootDir, api.sp.pod.metadata.uid))?.pod.metadata.annotations?.['kube-node.io/start-after']).toBe('etcd')
 
       // The image appears; etcd's back-off ends; once etcd is Ready, api is created at once.
       fake.addImage(IMAGE)

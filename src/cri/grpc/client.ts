@@ -26,6 +26,7 @@ import {
 } from './convert.js'
 import {parseEndpoint} from './endpoint.js'
 import {toCriError} from './errors.js'
+import {explainUnreachable} from './unreachable.js'
 import {loadCriProto} from './load.js'
 import type * as W from './wire.js'
 import type {ImageServiceClient} from './generated/runtime/v1/ImageService.js'
@@ -226,8 +227,8 @@ export function createGrpcRuntime(opts: GrpcRuntimeOptions): Runtime {
 
   let closed = false
   return {
-    runtime,
-    images,
+    runtime: explainUnreachable(runtime, runtimeEp, '--runtime-endpoint'),
+    images: explainUnreachable(images, imageEp, imageEp.target === runtimeEp.target ? '--runtime-endpoint' : '--image-endpoint'),
     close: () => {
       if (closed) return
       closed = true

@@ -31,7 +31,8 @@ function isGrpcError(err: unknown): err is GrpcLikeError {
 /** Wraps whatever a call threw (a gRPC status, or a local error such as a serialisation failure). */
 export function toCriError(call: string, err: unknown): CriError {
   if (err instanceof CriError) return err
-  if (isGrpcError(err)) return new CriError(call, criCodeOf(err.code), err.details, {cause: err})
+  // grpc-js may end a detail with an empty "Resolution note: ": nothing a reader needs.
+  if (isGrpcError(err)) return new CriError(call, criCodeOf(err.code), err.details.replace(/\.?\s*Resolution note:\s*$/, ''), {cause: err})
   const detail = err instanceof Error ? err.message : String(err)
   return new CriError(call, 'Unknown', detail, {cause: err})
 }

@@ -6,12 +6,13 @@
 export const KUBE_MAJOR = '1'
 export const KUBE_MINOR = '36'
 
-/** `platform` as Go spells it: `linux/amd64`. */
-export function versionInfo(kubeNodeVersion: string, platform: string): Record<string, string> {
+/** `platform` as Go spells it: `linux/amd64`; `minor` as served-version.ts chooses it. */
+export function versionInfo(kubeNodeVersion: string, platform: string, minor: string = KUBE_MINOR): Record<string, string> {
   return {
     major: KUBE_MAJOR,
-    minor: KUBE_MINOR,
-    gitVersion: `v${KUBE_MAJOR}.${KUBE_MINOR}.0+kube-node-${kubeNodeVersion}`,
+    minor,
+    // Semantic-version build metadata allows [0-9A-Za-z.-] only; kubectl fails on anything else.
+    gitVersion: `v${KUBE_MAJOR}.${minor}.0+kube-node-${kubeNodeVersion.replace(/[^0-9A-Za-z.-]/g, '-').replace(/^\.+|\.+$/g, '').replace(/\.{2,}/g, '.')}`,
     gitCommit: '',
     gitTreeState: '',
     buildDate: '',

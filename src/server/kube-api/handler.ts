@@ -23,6 +23,7 @@ import {parseRoute, type ApiRoute} from './route.js'
 import {parseFieldSelector, parseLabelSelector} from './selectors.js'
 import {ApiError, failure, notFound, type KubeStatus} from './status.js'
 import {requireCredential} from './credential.js'
+import {servedMinor} from './served-version.js'
 import {Streams} from './streams.js'
 import {EVENT_COLUMNS, eventRow, POD_COLUMNS, podRow, table} from './table.js'
 import type {KubeApiData} from './types.js'
@@ -84,7 +85,7 @@ export function createKubeApi(opts: KubeApiOptions): KubeApi {
   async function serve(route: ApiRoute, r: ApiRequest): Promise<void> {
     switch (route.kind) {
       case 'version':
-        return sendJson(r.res, 200, versionInfo(data.kubeNodeVersion, data.platform))
+        return sendJson(r.res, 200, versionInfo(data.kubeNodeVersion, data.platform, servedMinor(r.req.headers['user-agent'])))
       case 'api':
         return sendJson(r.res, 200, apiVersions(r.req.headers.host ?? '127.0.0.1'))
       case 'apis':

@@ -21,6 +21,7 @@ export function subresourceRefusal(sub: string, name: string): KubeStatus {
 export function writeRefusal(method: string): KubeStatus {
   return failure(
     'MethodNotAllowed',
-    `${method} is not allowed: kube-node serves a read-only API; its pods come from manifests (change or remove the manifest in the watched directory, or use \`kube-node delete pod\` on the node)`,
+    // Never `kube-node delete pod`: the watch serving this API would start the pod again.
+    `${method} is not allowed: kube-node serves a read-only API; its pods come from manifests (change or remove a pod's manifest where kube-node watch reads it, and the pod follows)`,
   )
 }

@@ -5,13 +5,31 @@ import {flush, handle, run} from '@oclif/core'
 import {AUTOCOMPLETE, MANIFEST, PJSON} from 'kube-node:bundle'
 import {BundledPlugin} from './bundled-plugin.js'
 import {COMMANDS} from './commands.js'
+import {kubectlArgv} from '../cli/kubectl-argv.js'
+
+/** Every command id and alias of the manifest, as typed (`get pods`, `ps`), and which take no argument. */
+function commandTable(): {names: string[]; noArgs: Map<string, {filename: boolean}>} {
+  const commands = Object.values(MANIFEST.commands)
+  const names = commands.flatMap((c) => [c.id, ...(c.aliases ?? [])]).map((id) => id.replaceAll(':', ' '))
+  const noArgs = new Map(
+    commands.filter((c) => !c.id.includes(':') && Object.keys(c.args ?? {}).length === 0 && c.strict !== false).map((c) => [c.id, {filename: Object.hasOwn(c.flags ?? {}, 'filename')}]),
+  )
+  return {names, noArgs}
+}
 
 /** Runs one kube-node command line; `root` is where kube-node is installed. */
 export async function main(argv: readonly string[], root: string): Promise<void> {
+  const read = kubectlArgv(argv, commandTable(), PJSON.oclif.bin ?? 'kube-node')
+  if ('error' in read) {
+    // A usage error, like oclif's own: one sentence, exit 2.
+    process.stderr.write(`error: ${read.error}\n`)
+    process.exitCode = 2
+    return
+  }
   const plugin = new BundledPlugin({root, pjson: PJSON, manifest: MANIFEST, commands: {...COMMANDS, ...AUTOCOMPLETE}})
   await plugin.load()
   try {
-    await run([...argv], {root, pjson: PJSON, plugins: new Map([[plugin.name, plugin]])})
+    await run(read.argv, {root, pjson: PJSON, plugins: new Map([[plugin.name, plugin]])})
     await flush()
   } catch (error) {
     await handle(error as Error)

@@ -4,11 +4,12 @@
 import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
 import {manifestLoadOptions} from './load-options.js'
-import {listManagedPods, matchesName, type ManagedPod} from './pods.js'
+import {listManagedPods, type ManagedPod} from './pods.js'
+import {selectMany} from './query/select-pods.js'
+import {resolveOne, type PodQuery, type PodRef} from './query/pod-query.js'
 import {terminatePod} from '../apply/terminate.js'
-import {NotFoundError} from '../util/errors.js'
 
-export type DownSelector = {locations: string[]} | {all: true} | {names: string[]}
+export type DownSelector = {locations: string[]} | {all: true} | {names: PodRef[]} | {query: PodQuery}
 
 export interface DownResult {
   /** Full names of the pods that were stopped and removed. */
@@ -16,14 +17,14 @@ export interface DownResult {
 }
 
 async function select(node: KubeNode, sel: DownSelector): Promise<ManagedPod[]> {
+  if ('query' in sel) return (await selectMany(node, sel.query)).map((s) => s.managed)
   const pods = await listManagedPods(node)
   if ('all' in sel) return pods
   if ('names' in sel) {
-    return sel.names.map((n) => {
-      const p = pods.find((x) => matchesName(x, n))
-      if (!p) throw new NotFoundError(`pod "${n}" not found`)
-      return p
-    })
+    // Every name is resolved before anything stops: a typo or an ambiguous name deletes nothing.
+    const candidates = pods.map((p) => ({name: p.observed.name, namespace: p.observed.namespace, manifestName: p.sp.manifestName, p}))
+    const chosen = sel.names.map((ref) => resolveOne(candidates, ref).p)
+    return [...new Set(chosen)]
   }
   // Only the pods' names matter here: unknown fields, or more pods than the node runs, must not
   // keep a user from stopping pods.

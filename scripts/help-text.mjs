@@ -15,46 +15,13 @@ const runtime = `${process.platform}-${process.arch} node-${process.version}`
 rmSync(outDir, {recursive: true, force: true})
 mkdirSync(outDir, {recursive: true})
 const ids = ['', ...Object.keys(manifest.commands)]
-// Every command's help lists its own flags; the global ones (the same on every command) take one
-// line there and are listed in full once, in the root help.
-const GLOBAL = /\nGLOBAL FLAGS\n[\s\S]*?(?=\n\n[A-Z]|\n*$)/
-const GLOBAL_LINE = '\nGLOBAL FLAGS\n  --root-dir, --runtime-endpoint, --node-name, -v, ...: see kube-node --help'
-const globalNames = new Set(Object.values(manifest.commands).flatMap((c) => Object.entries(c.flags ?? {}).filter(([, f]) => f.helpGroup === 'GLOBAL').flatMap(([name, f]) => [`--${name}`, ...(f.char ? [`-${f.char}`] : [])])))
-
-/** The USAGE line without the global flags (oclif lists every flag there), rewrapped at 80 columns. */
-function shortUsage(text) {
-  return text.replace(/\nUSAGE\n([\s\S]*?)\n\n/, (_, body) => {
-    const words = body.replace(/\s+/g, ' ').trim()
-    const kept = words.replace(/ \[(-[-\w]+)(?: [^\]]*)?\]/g, (m, name) => (globalNames.has(name) ? '' : m))
-    const lines = []
-    let line = ' '
-    for (const w of kept.match(/\[[^\]]*\]|\S+/g) ?? []) {
-      if (line.length + w.length + 1 > 80 && line.trim()) {
-        lines.push(line)
-        line = '   '
-      }
-      line += ` ${w}`
-    }
-    lines.push(line)
-    return `\nUSAGE\n${lines.join('\n')} [global flags]\n\n`
-  })
-}
-
 const pages = new Map()
-let globalBlock = ''
 for (const id of ids) {
   const args = [join(root, 'bin/run.js'), ...(id ? id.split(':') : []), '--help']
   const r = spawnSync(process.execPath, args, {encoding: 'utf8', env: {...process.env, NO_COLOR: '1', OCLIF_COLUMNS: '80', KUBE_NODE_NO_HELP_CACHE: '1'}})
   if (r.status !== 0) throw new Error(`help-text: ${id || 'root'} --help failed: ${r.stderr}`)
-  let text = r.stdout.replaceAll(runtime, '{{runtime}}')
-  const block = GLOBAL.exec(text)
-  if (block) {
-    globalBlock ||= block[0]
-    text = shortUsage(text.replace(GLOBAL, GLOBAL_LINE))
-  }
-  pages.set(id, text)
+  pages.set(id, r.stdout.replaceAll(runtime, '{{runtime}}'))
 }
-if (globalBlock) pages.set('', `${pages.get('').trimEnd()}\n${globalBlock}\n`)
 for (const [id, text] of pages) {
   writeFileSync(join(outDir, `${id || '_root'}.txt`), text)
   // An alias (get:pod, describe:pods, ps) prints its command's page.

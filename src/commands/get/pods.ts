@@ -53,7 +53,11 @@ export default class GetPods extends BaseCommand<typeof GetPods> {
     try {
       let header = text === ''
       for await (const changed of podChanges(items, list, node.clock, abort.signal)) {
-        const out = renderPodOutput(changed, f.output, color, node.clock.now(), {...table, noHeader: !header})
+        // As kubectl -w: a table grows by rows; json and yaml print each changed Pod.
+        const each = f.output.format === 'json' || f.output.format === 'yaml'
+        const out = each
+          ? changed.map((p) => renderPodOutput([p], f.output, color, node.clock.now(), {single: true})).join(f.output.format === 'yaml' ? '---\n' : '')
+          : renderPodOutput(changed, f.output, color, node.clock.now(), {...table, noHeader: !header})
         header = false
         if (out) this.out(out)
       }

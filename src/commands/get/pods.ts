@@ -44,7 +44,9 @@ export default class GetPods extends BaseCommand<typeof GetPods> {
     const table: PodTableOptions = {namespaceColumn: f['all-namespaces'] || (query.namespace === undefined && new Set(items.map((p) => p.metadata?.namespace)).size > 1)}
     const color = useColor()
     const text = renderPodOutput(items, f.output, color, node.clock.now(), {...table, single: refs.length === 1})
-    if (text) this.out(text)
+    // kubectl prints a jsonpath result as the template makes it, without a newline of its own.
+    if (f.output.format === 'jsonpath') process.stdout.write(text)
+    else if (text) this.out(text)
     else if (f.output.format === 'table' && !f.watch) process.stderr.write('No pods found.\n')
     if (!f.watch) return
 
@@ -59,7 +61,8 @@ export default class GetPods extends BaseCommand<typeof GetPods> {
           ? changed.map((p) => renderPodOutput([p], f.output, color, node.clock.now(), {single: true})).join(f.output.format === 'yaml' ? '---\n' : '')
           : renderPodOutput(changed, f.output, color, node.clock.now(), {...table, noHeader: !header})
         header = false
-        if (out) this.out(out)
+        if (f.output.format === 'jsonpath') process.stdout.write(out)
+        else if (out) this.out(out)
       }
     } finally {
       offSignals()

@@ -8,6 +8,8 @@ import {escapeControls} from '../util/terminal-text.js'
 export interface Commands {
   /** Every command id and alias, with spaces between words (`get pods`, `ps`). */
   readonly names: readonly string[]
+  /** Every flag spelling that takes a value (`-n`, `--root-dir`), to find the resource word after them. */
+  readonly valueFlags?: ReadonlySet<string>
   /** The commands (as in `names`) that take no positional argument, and whether each has -f. */
   readonly noArgs?: ReadonlyMap<string, {filename: boolean}>
 }
@@ -23,6 +25,17 @@ const RESOURCE_VERBS: Readonly<Record<string, {pods: string; events?: string}>> 
   delete: {pods: 'delete pod'},
 }
 const MANIFEST_FILE = /\.(ya?ml|json)$/i
+
+/** Where the resource word is after the verb (kubectl allows flags before it: `get -n x pods`), if anywhere. */
+function resourceIndex(argv: readonly string[], valueFlags: ReadonlySet<string>): number | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i]!
+    if (w === '--') return undefined
+    if (!w.startsWith('-')) return i
+    if (valueFlags.has(w)) i++
+  }
+  return undefined
+}
 
 /** Edit distance, for "did you mean". */
 export function distance(a: string, b: string): number {
@@ -77,15 +90,21 @@ export function kubectlArgv(argv: readonly string[], commands: Commands, bin: st
 }
 
 function read(argv: readonly string[], commands: Commands, bin: string): ArgvResult {
-  const [first, second, ...rest] = argv
+  const [first, second] = argv
   if (first === undefined || first.startsWith('-')) return {argv: [...argv]}
   if (first === 'help') {
     const words = argv.slice(1)
     if (words.length === 0) return {argv: ['--help']}
-    const r = read(words, commands, bin)
+    const r = read([...words, '--help'], commands, bin)
     return 'error' in r ? r : {argv: [...r.argv.filter((w) => !w.startsWith('-')), '--help']}
   }
-  if (Object.hasOwn(RESOURCE_VERBS, first) && second !== undefined && !second.startsWith('-')) return resource(first, second, rest, bin)
+  if (Object.hasOwn(RESOURCE_VERBS, first)) {
+    const at = resourceIndex(argv, commands.valueFlags ?? new Set())
+    if (at !== undefined) return resource(first, argv[at]!, [...argv.slice(1, at), ...argv.slice(at + 1)], bin)
+    if (!argv.includes('--help') && !argv.includes('-h')) {
+      return {error: `${bin} ${first} needs a resource type: ${RESOURCE_VERBS[first]!.events ? 'pods or events' : 'pods'}, e.g. ${bin} ${first} pods`}
+    }
+  }
   const firstWords = new Set(commands.names.map((n) => n.split(' ')[0]!))
   const bare = commands.noArgs?.get(first)
   // oclif would read `run etcd.yaml` as a command named `run etcd.yaml`.

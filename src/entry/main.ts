@@ -9,13 +9,16 @@ import {kubectlArgv} from '../cli/kubectl-argv.js'
 import {KubeNodeHelp} from '../cli/help.js'
 
 /** Every command id and alias of the manifest, as typed (`get pods`, `ps`), and which take no argument. */
-function commandTable(): {names: string[]; noArgs: Map<string, {filename: boolean}>} {
+function commandTable(): {names: string[]; noArgs: Map<string, {filename: boolean}>; valueFlags: Set<string>} {
   const commands = Object.values(MANIFEST.commands)
   const names = commands.flatMap((c) => [c.id, ...(c.aliases ?? [])]).map((id) => id.replaceAll(':', ' '))
   const noArgs = new Map(
     commands.filter((c) => !c.id.includes(':') && Object.keys(c.args ?? {}).length === 0 && c.strict !== false).map((c) => [c.id, {filename: Object.hasOwn(c.flags ?? {}, 'filename')}]),
   )
-  return {names, noArgs}
+  const valueFlags = new Set(
+    commands.flatMap((c) => Object.entries(c.flags ?? {}).filter(([, f]) => f.type === 'option').flatMap(([name, f]) => [`--${name}`, ...(f.char ? [`-${f.char}`] : [])])),
+  )
+  return {names, noArgs, valueFlags}
 }
 
 /** oclif's rule: no words at all, or --help before any `--`. */

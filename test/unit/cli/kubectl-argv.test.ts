@@ -6,6 +6,7 @@ import {usageSentence} from '../../../src/cli/usage-errors.js'
 
 const commands = {
   names: ['get pods', 'get pod', 'get po', 'ps', 'describe pod', 'describe po', 'delete pod', 'events', 'logs', 'exec', 'run', 'plan', 'validate', 'version', 'watch', 'down'],
+  valueFlags: new Set(['-n', '--namespace', '-o', '--root-dir']),
   noArgs: new Map([
     ['run', {filename: true}],
     ['version', {filename: false}],
@@ -27,10 +28,15 @@ describe('kubectl spellings', () => {
     ['delete pods x y', ['delete', 'pod', 'x', 'y']],
     ['delete pod/x', ['delete', 'pod', 'x']],
     ['logs pod/web -f', ['logs', 'pod/web', '-f']],
+    ['get -n kube-system pods', ['get', 'pods', '-n', 'kube-system']],
+    ['get -A -o wide po', ['get', 'pods', '-A', '-o', 'wide']],
+    ['get --help', ['get', '--help']],
+    ['get --root-dir /tmp/x pods', ['get', 'pods', '--root-dir', '/tmp/x']],
     ['help run', ['run', '--help']],
     ['help get pods', ['get', 'pods', '--help']],
     ['help describe pods', ['describe', 'pod', '--help']],
     ['help', ['--help']],
+    ['help get', ['get', '--help']],
     ['--version', ['--version']],
     ['', []],
   ])('%s', (line, argv) => {
@@ -46,6 +52,8 @@ describe('one sentence with a suggestion', () => {
     ['get nodes', 'kube-node get knows pods and events, not "nodes"; try kube-node get pods'],
     ['get pds', 'kube-node get knows pods and events, not "pds"; did you mean kube-node get pods?'],
     ['describe svc/x', 'kube-node describe knows pods, not "svc"; try kube-node describe pods'],
+    ['get', 'kube-node get needs a resource type: pods or events, e.g. kube-node get pods'],
+    ['delete -n x', 'kube-node delete needs a resource type: pods, e.g. kube-node delete pods'],
     ['etcd.yaml', '"etcd.yaml" is not a command; to run a manifest use kube-node run -f etcd.yaml'],
     ['run etcd.yaml', 'kube-node run takes manifests with -f: kube-node run -f etcd.yaml'],
     ['version x', 'kube-node version takes no argument (got "x"); see kube-node help version'],

@@ -4,7 +4,7 @@ import {EVENT_FIELDS} from '../node/events.js'
 import {eventPods, selectEvents, type EventSelection} from '../node/query/select-events.js'
 import {parseFieldSelector, parseLabelSelector} from '../node/query/selectors.js'
 import {namespaceFlags, podRefs} from '../cli/pod-flags.js'
-import {EVENT_HEADERS, eventRow, paintType, renderEvents} from '../cli/render/events.js'
+import {eventHeaders, eventRow, paintType, renderEvents} from '../cli/render/events.js'
 import {renderTable} from '../cli/render/table.js'
 import {toJson, toYaml, useColor} from '../cli/render/output.js'
 
@@ -36,7 +36,9 @@ export default class Events extends BaseCommand<typeof Events> {
     const uids = await eventPods(node, sel)
     const list = await selectEvents(node, sel, uids)
     const color = useColor()
-    const text = renderEvents(list, this.flags.output, color, node.clock.now())
+    // As get pods: NAMESPACE with -A, or when a listing without -n spans several namespaces.
+    const namespaceColumn = f['all-namespaces'] || (sel.namespace === undefined && new Set(list.items.map((e) => e.metadata.namespace)).size > 1)
+    const text = renderEvents(list, this.flags.output, color, node.clock.now(), namespaceColumn)
     if (text) this.out(text)
     else if (this.flags.output === 'table' && !this.flags.watch) process.stderr.write('No events found.\n')
     if (!this.flags.watch) return
@@ -54,7 +56,7 @@ export default class Events extends BaseCommand<typeof Events> {
         for (const e of fresh) seen.set(e.metadata.name ?? '', e.count ?? 0)
         if (fresh.length === 0) continue
         if (this.flags.output === 'table') {
-          const lines = renderTable(EVENT_HEADERS, fresh.map((e) => eventRow(e, node.clock.now())), {color, paint: paintType}).split('\n')
+          const lines = renderTable(eventHeaders(namespaceColumn), fresh.map((e) => eventRow(e, node.clock.now(), namespaceColumn)), {color, paint: paintType}).split('\n')
           this.out((header ? lines : lines.slice(1)).join('\n'))
           header = false
         } else {

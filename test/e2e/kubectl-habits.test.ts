@@ -113,6 +113,9 @@ describe('kubectl habits (real containerd)', () => {
     const items = (JSON.parse(r.stdout) as {items: {involvedObject: {namespace: string}}[]}).items
     expect(items.length).toBeGreaterThan(0)
     expect(new Set(items.map((e) => e.involvedObject.namespace))).toEqual(new Set(['kube-system']))
+    const all = await kn(['events', '-A', '--field-selector', 'reason=Started'])
+    expect(all.stdout).toMatch(/^NAMESPACE +LAST SEEN +TYPE +REASON +OBJECT +MESSAGE$/m)
+    expect(all.stdout).toMatch(new RegExp(`^kube-system +\\S+ +Normal +Started +pod/dup-${NODE}`, 'm'))
     const started = await kn(['events', 'default/solo', '--field-selector', 'reason=Started'])
     expect(started.stdout).toMatch(new RegExp(`Normal +Started +pod/solo-${NODE}`))
     expect(started.stdout).not.toMatch(/Pulled|Created/)

@@ -11,7 +11,8 @@ const {dirname, join} = require('node:path')
 const vm = require('node:vm')
 
 const root = join(__dirname, '..')
-const args = process.argv.slice(2)
+// `help run` is `run --help`, as kubectl's and oclif's users type it.
+const args = process.argv[2] === 'help' ? [...process.argv.slice(3), '--help'] : process.argv.slice(2)
 const last = args.at(-1)
 const words = args.slice(0, -1)
 if ((last === '--help' || last === '-h') && words.every((w) => /^[a-z][a-z-]*$/.test(w)) && !process.env.KUBE_NODE_NO_HELP_CACHE) {

@@ -1,7 +1,7 @@
 // Every command's global flags (CLI.md), NodeConfig from flags + environment, and the single
 // error handler: one sentence on stderr, the exit code from exit-codes.ts, a stack trace only at
 // -v 4 or more.
-import {Command, Flags, Interfaces} from '@oclif/core'
+import {Command, Errors, Flags, Interfaces} from '@oclif/core'
 import {hostname} from 'node:os'
 import {resolve} from 'node:path'
 import {escapeControls} from '../util/terminal-text.js'
@@ -19,6 +19,7 @@ import {
 import {describeError, exitCodeFor} from './exit-codes.js'
 import {durationFlag} from './flags.js'
 import {givenGlobalArgs} from './given-globals.js'
+import {usageSentence} from './usage-errors.js'
 import type {KubeletConfigValues} from '../node/kubelet-config.js'
 import type {ValidationMode} from '../manifest/unknown-fields.js'
 
@@ -160,7 +161,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (err.constructor?.name === 'ExitError') throw err
     const code = exitCodeFor(err)
     // One line per problem; each line escaped (messages quote manifests).
-    process.stderr.write(`error: ${describeError(err).split('\n').map(escapeControls).join('\n')}\n`)
+    const usage = err instanceof Errors.CLIError ? usageSentence(err.message, {command: `${this.config.bin} ${(this.id ?? '').replaceAll(':', ' ')}`, flags: Object.keys({...this.ctor.flags, ...this.ctor.baseFlags})}) : undefined
+    process.stderr.write(`error: ${(usage ?? describeError(err)).split('\n').map(escapeControls).join('\n')}\n`)
     if ((this.flags?.verbosity ?? 0) >= 4 && err.stack) process.stderr.write(err.stack + '\n')
     // this.exit ends the process at once: on a pipe that is full (more than 64 KiB of problems,
     // read by a slower reader), what is not yet written would be lost mid-line. Wait for both.

@@ -1,6 +1,9 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
 import {containerLog} from '../node/logs.js'
+import {selectOnly} from '../node/query/select-pods.js'
+import {namespaceFlags, podQuery, podRefs, selectorFlags} from '../cli/pod-flags.js'
+import {InvalidInputError} from '../util/errors.js'
 
 const NEWLINE = Buffer.from('\n')
 
@@ -25,9 +28,11 @@ export default class Logs extends BaseCommand<typeof Logs> {
     '<%= config.bin %> logs web -c nginx --tail 20 --timestamps',
     '<%= config.bin %> logs etcd -f',
     '<%= config.bin %> logs web --previous',
+    '<%= config.bin %> logs -n kube-system etcd',
+    '<%= config.bin %> logs -l app=web',
   ]
   static override args = {
-    pod: Args.string({ignoreStdin: true, required: true, description: 'Pod name: manifest name or full static-pod name.'}),
+    pod: Args.string({ignoreStdin: true, description: 'Pod name: web, web-<node>, NAMESPACE/web or pod/web (or choose it with -l).'}),
   }
   static override flags = {
     container: Flags.string({char: 'c', summary: 'Container name (needed when the pod has several).'}),
@@ -35,17 +40,24 @@ export default class Logs extends BaseCommand<typeof Logs> {
     previous: Flags.boolean({char: 'p', summary: 'The previous instance of the container (after a restart).'}),
     tail: Flags.integer({summary: 'Only the last N lines (-1: all).', default: -1}),
     timestamps: Flags.boolean({summary: 'Prefix each line with its timestamp.'}),
+    ...namespaceFlags,
+    ...selectorFlags,
   }
 
   async run(): Promise<void> {
     const {args} = await this.parse(Logs)
     const f = this.flags
+    const [ref] = podRefs(args.pod === undefined ? [] : [args.pod], f)
+    const hasSelector = f.selector !== undefined || f['field-selector'] !== undefined
+    if (!ref && !hasSelector) throw new InvalidInputError('logs needs a pod name, e.g. kube-node logs web (or a selector: -l app=web)')
+    const node = await this.kubeNode()
+    const target = ref ?? (await selectOnly(node, podQuery(f)))
     const abort = new AbortController()
     const offSignals = this.onSignals(() => abort.abort())
     try {
       await containerLog(
-        await this.kubeNode(),
-        {pod: args.pod, ...(f.container ? {container: f.container} : {}), previous: f.previous, follow: f.follow, timestamps: f.timestamps, ...(f.tail >= 0 ? {tail: f.tail} : {}), signal: abort.signal},
+        node,
+        {pod: target.name, namespace: target.namespace, ...(f.container ? {container: f.container} : {}), previous: f.previous, follow: f.follow, timestamps: f.timestamps, ...(f.tail >= 0 ? {tail: f.tail} : {}), signal: abort.signal},
         (piece) => writeToStdout(piece.last ? Buffer.concat([piece.data, NEWLINE]) : piece.data),
       )
     } finally {

@@ -1,11 +1,10 @@
-// `describe pod`: one pod as every reader sees it (the recorded status while it describes the
-// runtime) and its events, for the kubectl-style renderer.
+// `describe pod`: pods as every reader sees them (the recorded status while it describes the
+// runtime) with their events, for the kubectl-style renderer.
 import type {EventList, Pod} from '../api/types.js'
 import type {KubeNode} from './create-node.js'
 import {listEvents} from './events.js'
-import {podView} from './get.js'
-import {listManagedPods, matchesName} from './pods.js'
-import {NotFoundError} from '../util/errors.js'
+import {selectMany, selectOne, type SelectedPod} from './query/select-pods.js'
+import type {PodQuery, PodRef} from './query/pod-query.js'
 
 export interface PodDescription {
   pod: Pod
@@ -14,9 +13,17 @@ export interface PodDescription {
   hostIP: string
 }
 
-export async function describePod(node: KubeNode, name: string): Promise<PodDescription> {
-  const managed = (await listManagedPods(node, {name})).find((p) => matchesName(p, name))
-  if (!managed) throw new NotFoundError(`pod "${name}" not found`)
-  const events = await listEvents(node, managed.observed.name)
-  return {pod: podView(node, managed), events, nodeName: node.config.nodeName, hostIP: node.sync.deps.hostIP ?? ''}
+async function described(node: KubeNode, s: SelectedPod): Promise<PodDescription> {
+  const events = await listEvents(node, {uids: [s.managed.observed.uid]})
+  return {pod: s.pod, events, nodeName: node.config.nodeName, hostIP: node.sync.deps.hostIP ?? ''}
+}
+
+/** One pod by name (NotFound, or Ambiguous when the name is in several namespaces). */
+export async function describePod(node: KubeNode, ref: PodRef): Promise<PodDescription> {
+  return described(node, await selectOne(node, ref))
+}
+
+/** Every pod the query selects (kubectl's `describe pods -l …`). */
+export async function describePods(node: KubeNode, query: PodQuery): Promise<PodDescription[]> {
+  return Promise.all((await selectMany(node, query)).map((s) => described(node, s)))
 }

@@ -4,12 +4,13 @@
 import type {KubeNode} from './create-node.js'
 import {loadStaticPods} from '../manifest/load.js'
 import {manifestLoadOptions} from './load-options.js'
-import {listManagedPods, matchesName, type ManagedPod} from './pods.js'
+import {listManagedPods, type ManagedPod} from './pods.js'
+import {selectMany} from './query/select-pods.js'
+import {resolveOne, type PodQuery, type PodRef} from './query/pod-query.js'
 import {terminatePod} from '../apply/terminate.js'
-import {NotFoundError} from '../util/errors.js'
 import {refuseUnderWatch} from './watch-guard.js'
 
-export type DownSelector = {locations: string[]} | {all: true} | {names: string[]}
+export type DownSelector = {locations: string[]} | {all: true} | {names: PodRef[]} | {query: PodQuery}
 
 export interface DownResult {
   /** Full names of the pods that were stopped and removed. */
@@ -17,14 +18,14 @@ export interface DownResult {
 }
 
 async function select(node: KubeNode, sel: DownSelector): Promise<ManagedPod[]> {
+  if ('query' in sel) return (await selectMany(node, sel.query)).map((s) => s.managed)
   const pods = await listManagedPods(node)
   if ('all' in sel) return pods
   if ('names' in sel) {
-    return sel.names.map((n) => {
-      const p = pods.find((x) => matchesName(x, n))
-      if (!p) throw new NotFoundError(`pod "${n}" not found`)
-      return p
-    })
+    // Every name is resolved before anything stops: a typo or an ambiguous name deletes nothing.
+    const candidates = pods.map((p) => ({name: p.observed.name, namespace: p.observed.namespace, manifestName: p.sp.manifestName, p}))
+    const chosen = sel.names.map((ref) => resolveOne(candidates, ref).p)
+    return [...new Set(chosen)]
   }
   // Only the pods' names matter here: unknown fields, or more pods than the node runs, must not
   // keep a user from stopping pods.
@@ -35,7 +36,7 @@ async function select(node: KubeNode, sel: DownSelector): Promise<ManagedPod[]> 
 
 export async function downPods(node: KubeNode, sel: DownSelector): Promise<DownResult> {
   const pods = await select(node, sel)
-  await refuseUnderWatch(node, 'names' in sel ? 'delete' : 'down', pods.map((p) => p.sp))
+  await refuseUnderWatch(node, 'names' in sel || 'query' in sel ? 'delete' : 'down', pods.map((p) => p.sp))
   await Promise.all(pods.map((p) => terminatePod(node.sync.deps, p.observed, p.sp.pod)))
   return {removed: pods.map((p) => p.observed.name)}
 }

@@ -5,8 +5,7 @@ import type {PodEvent, PodEvents} from '../api/events.js'
 import type {KubeNode} from './create-node.js'
 import {rfc3339} from '../status/container-status.js'
 import {readAllPodEvents, readPodEvents} from '../store/event-store.js'
-import {listManagedPods, matchesName} from './pods.js'
-import {NotFoundError} from '../util/errors.js'
+import {matchesFields, type FieldRequirement} from './query/selectors.js'
 import {hashOf} from '../util/hash.js'
 
 /**
@@ -39,20 +38,59 @@ function toEvent(node: KubeNode, pod: PodEvents, e: PodEvent): Event {
   return event
 }
 
-/** The events of one pod, or of every pod; oldest first. */
-export async function listEvents(node: KubeNode, podName?: string): Promise<EventList> {
+/** Which events: those of some pods (by uid), of a namespace, and matching event fields. */
+export interface EventFilter {
+  uids?: readonly string[] | undefined
+  namespace?: string | undefined
+  fields?: readonly FieldRequirement[] | undefined
+}
+
+/** The fields kubectl's `get events --field-selector` supports, as far as kube-node fills them. */
+export const EVENT_FIELDS: readonly string[] = [
+  'metadata.name',
+  'metadata.namespace',
+  'involvedObject.kind',
+  'involvedObject.namespace',
+  'involvedObject.name',
+  'involvedObject.uid',
+  'involvedObject.apiVersion',
+  'involvedObject.fieldPath',
+  'reason',
+  'reportingComponent',
+  'source',
+  'type',
+]
+
+function eventFields(e: Event): Record<string, string> {
+  return {
+    'metadata.name': e.metadata.name ?? '',
+    'metadata.namespace': e.metadata.namespace ?? '',
+    'involvedObject.kind': e.involvedObject.kind ?? '',
+    'involvedObject.namespace': e.involvedObject.namespace ?? '',
+    'involvedObject.name': e.involvedObject.name ?? '',
+    'involvedObject.uid': e.involvedObject.uid ?? '',
+    'involvedObject.apiVersion': e.involvedObject.apiVersion ?? '',
+    'involvedObject.fieldPath': e.involvedObject.fieldPath ?? '',
+    reason: e.reason ?? '',
+    reportingComponent: e.reportingComponent ?? '',
+    source: e.source?.component ?? '',
+    type: e.type ?? '',
+  }
+}
+
+/** This node's events (of the pods `filter.uids` names, when given); oldest first. */
+export async function listEvents(node: KubeNode, filter: EventFilter = {}): Promise<EventList> {
   const {fs, config} = node
   let docs: PodEvents[]
-  if (podName !== undefined) {
-    const pod = (await listManagedPods(node, {name: podName})).find((p) => matchesName(p, podName))
-    if (!pod) throw new NotFoundError(`pod "${podName}" not found`)
-    const doc = await readPodEvents(fs, config.rootDir, pod.observed.uid)
-    docs = doc ? [doc] : []
+  if (filter.uids !== undefined) {
+    docs = (await Promise.all(filter.uids.map((uid) => readPodEvents(fs, config.rootDir, uid)))).filter((d): d is PodEvents => d !== undefined)
   } else {
     docs = (await readAllPodEvents(fs, config.rootDir)).filter((d) => d.name.endsWith(`-${config.nodeName}`))
   }
+  if (filter.namespace !== undefined) docs = docs.filter((d) => d.namespace === filter.namespace)
   const items = docs
     .flatMap((d) => d.events.map((e) => ({e, event: toEvent(node, d, e)})))
+    .filter(({event}) => !filter.fields?.length || matchesFields(filter.fields, eventFields(event)))
     .sort((a, b) => a.e.lastTimestamp - b.e.lastTimestamp)
     .map(({event}) => event)
   return {apiVersion: 'v1', kind: 'EventList', metadata: {resourceVersion: ''}, items}

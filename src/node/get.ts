@@ -1,64 +1,18 @@
-// `get pods`: kube-node's pods as a v1 PodList, with the status the managing process recorded
-// while it still describes the runtime's containers, else the status the runtime alone gives.
-// Never runs a probe: readiness is what the manager's probers concluded.
+// `get pods`: kube-node's pods as a v1 PodList (or one Pod when named), each as every reader
+// shows it (pod-view.ts). Never runs a probe: readiness is what the manager's probers concluded.
 import type {Pod, PodList} from '../api/types.js'
-import type {StatusRecord, StatusWriter} from '../api/status-record.js'
 import type {KubeNode} from './create-node.js'
-import {generatePodStatus} from '../status/generate.js'
-import {mergeStatus} from '../status/merge.js'
-import {rfc3339} from '../status/container-status.js'
-import {manifestHashOf} from '../store/status-store.js'
-import {listManagedPods, matchesName, type ManagedPod} from './pods.js'
-import {writerRunning} from './process-identity.js'
-import {readManifestError} from './manifest-error-file.js'
-import {withManifestError} from '../status/manifest-error.js'
-import {NotFoundError} from '../util/errors.js'
-import {byCodeUnit} from '../util/compare.js'
+import {selectMany, selectOne} from './query/select-pods.js'
+import type {PodQuery, PodRef} from './query/pod-query.js'
 
-/** Where a pod's status came from: `recorded` (by its manager) or `runtime` (the runtime alone). */
-export const STATUS_SOURCE_ANNOTATION = 'kube-node.io/status-source'
-/** Who recorded the status last, when, and whether that process still runs. */
-export const STATUS_WRITER_ANNOTATION = 'kube-node.io/status-writer'
-
-export function describeWriter(record: StatusRecord, running: (w: StatusWriter) => boolean = writerRunning): string {
-  const w = record.writer
-  const state = running(w) ? 'running' : 'not running'
-  return `${w.command} (pid ${w.pid}, ${state}), ${rfc3339(record.at) ?? 'unknown time'}`
+/** Every pod of the node (what the API serves), sorted by namespace and name. */
+export async function getPods(node: KubeNode, query: PodQuery = {}): Promise<PodList> {
+  return toPodList((await selectMany(node, query, {unlessRecorded: true})).map((s) => s.pod))
 }
 
-/** writerRunning asked once per writer: the pods one process manages share it. */
-function writerRunningOnce(): (w: StatusWriter) => boolean {
-  const known = new Map<string, boolean>()
-  return (w) => {
-    const key = `${w.pid}/${w.processStart}`
-    const running = known.get(key) ?? writerRunning(w)
-    known.set(key, running)
-    return running
-  }
-}
-
-/** The pod as every reader shows it. */
-export function podView(node: KubeNode, p: ManagedPod, running: (w: StatusWriter) => boolean = writerRunning): Pod {
-  const hostIP = node.sync.deps.hostIP
-  const runtimeStatus = generatePodStatus({sp: p.sp, runtime: p.observed, probes: new Map(), waiting: new Map(), hostIP, now: node.clock.now()})
-  const {status, source} = mergeStatus({record: p.record, runtime: p.observed, runtimeStatus, manifestHash: manifestHashOf(p.sp)})
-  const annotations: Record<string, string> = {...(p.sp.pod.metadata.annotations ?? {}), [STATUS_SOURCE_ANNOTATION]: source}
-  if (p.record) annotations[STATUS_WRITER_ANNOTATION] = describeWriter(p.record, running)
-  const pod: Pod = {apiVersion: 'v1', kind: 'Pod', metadata: {...p.sp.pod.metadata, annotations}, spec: p.sp.pod.spec, status}
-  // A watch that runs the last good version of a broken manifest says so (manifest-errors.ts).
-  const broken = readManifestError(node.config.rootDir, p.observed.uid)
-  return broken && running(broken.writer) ? withManifestError(pod, broken) : pod
-}
-
-export async function getPods(node: KubeNode, name?: string): Promise<PodList> {
-  let pods = await listManagedPods(node, {name, unlessRecorded: true})
-  if (name) {
-    pods = pods.filter((p) => matchesName(p, name))
-    if (pods.length === 0) throw new NotFoundError(`pod "${name}" not found`)
-  }
-  const running = writerRunningOnce()
-  const items = pods.map((p) => podView(node, p, running)).sort((a, b) => byCodeUnit(`${a.metadata?.namespace}/${a.metadata?.name}`, `${b.metadata?.namespace}/${b.metadata?.name}`))
-  return toPodList(items)
+/** The one pod a name (and -n) names, as `kubectl get pod NAME -o json` prints it. */
+export async function getPod(node: KubeNode, ref: PodRef): Promise<Pod> {
+  return (await selectOne(node, ref, {unlessRecorded: true})).pod
 }
 
 /** A `v1` PodList, as `kubectl get pods -o json` users expect. */

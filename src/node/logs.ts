@@ -1,6 +1,6 @@
 // `logs`: find the pod and container kube-node runs, then stream its CRI log file.
 import type {KubeNode} from './create-node.js'
-import {listManagedPods, matchesName} from './pods.js'
+import {selectOne} from './query/select-pods.js'
 import {streamContainerLog, type LogOptions, type LogWriter} from '../kuberuntime/logs.js'
 import {InvalidInputError, NotFoundError} from '../util/errors.js'
 import {isPlainlyInside} from '../util/contained-path.js'
@@ -14,8 +14,7 @@ export interface LogsRequest extends LogOptions {
 }
 
 export async function containerLog(node: KubeNode, req: LogsRequest, write: LogWriter): Promise<void> {
-  const pod = (await listManagedPods(node, {name: req.pod})).find((p) => matchesName(p, req.pod) && (req.namespace === undefined || p.observed.namespace === req.namespace))
-  if (!pod) throw new NotFoundError(`pod "${req.pod}" not found`)
+  const pod = (await selectOne(node, {name: req.pod, namespace: req.namespace})).managed
   const names = [...new Set(pod.observed.containers.map((c) => c.name))]
   const specNames = pod.sp.pod.spec.containers.map((c) => c.name)
   let name = req.container

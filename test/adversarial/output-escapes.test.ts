@@ -45,10 +45,11 @@ describe('output of text from input (real containerd)', () => {
     expect(yaml.code, yaml.stderr).toBe(0)
     expect(yaml.stdout).not.toMatch(RAW)
     expect(yaml.stdout).toContain('note: "left\\u202eright \\u009b31m del\\u007f"')
-    expect((parse(yaml.stdout) as {items: Array<{metadata: {annotations: Record<string, string>}}>}).items[0]!.metadata.annotations['note']).toBe(NOTE)
+    // One pod named: the Pod itself, as kubectl prints it.
+    expect((parse(yaml.stdout) as {metadata: {annotations: Record<string, string>}}).metadata.annotations['note']).toBe(NOTE)
     const json = await knAs(NODE, dirs, ['get', 'pods', 'hostile', '-o', 'json'])
     expect(json.stdout).not.toMatch(RAW)
-    expect((JSON.parse(json.stdout) as {items: Array<{metadata: {annotations: Record<string, string>}}>}).items[0]!.metadata.annotations['note']).toBe(NOTE)
+    expect((JSON.parse(json.stdout) as {metadata: {annotations: Record<string, string>}}).metadata.annotations['note']).toBe(NOTE)
   })
 
   it("the API's Table cells carry the probe's output escaped", async () => {

@@ -142,6 +142,6 @@ describe('the built CLI entry', () => {
     expect(JSON.parse(get.stdout)).toMatchObject({kind: 'PodList', items: []})
     const logs = piped(['logs'])
     expect(logs.status).toBe(2)
-    expect(logs.stderr).toMatch(/Missing 1 required arg/)
+    expect(logs.stderr).toBe('error: logs needs a pod name, e.g. kube-node logs web (or a selector: -l app=web)\n')
   })
 })

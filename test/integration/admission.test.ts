@@ -87,7 +87,7 @@ describe('admission', () => {
     await Promise.all([statusRecorder.flush(), node.events.flush()])
     const listed = (await getPods(node)).items
     expect(listed.map((p) => [p.metadata?.name, p.status?.phase, p.status?.reason])).toEqual([['big-n1', 'Failed', 'OutOfcpu']])
-    expect((await listEvents(node, 'big')).items.map((e) => e.reason)).toEqual(['OutOfcpu'])
+    expect((await listEvents(node, {uids: [listed[0]!.metadata!.uid!]})).items.map((e) => e.reason)).toEqual(['OutOfcpu'])
     loop.handleUpdates([{op: 'REMOVE', pods: [big!]}])
     await loop.idle()
     await new Promise((r) => setTimeout(r, 50))

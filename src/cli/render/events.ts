@@ -9,16 +9,22 @@ export type EventsFormat = 'table' | 'json' | 'yaml'
 
 export const EVENT_HEADERS = ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE']
 
-/** One event as a table row (the table escapes what a container or the runtime said). */
-export function eventRow(e: Event, now: number): string[] {
-  return [age(e.lastTimestamp, now), e.type ?? '', e.reason ?? '', `pod/${e.involvedObject.name ?? ''}`, e.message ?? '']
+/** The headers, with kubectl's NAMESPACE first when events of several namespaces are listed (-A). */
+export function eventHeaders(namespaceColumn = false): string[] {
+  return namespaceColumn ? ['NAMESPACE', ...EVENT_HEADERS] : EVENT_HEADERS
 }
 
-export function renderEvents(list: EventList, format: EventsFormat, color: boolean, now: number): string {
+/** One event as a table row (the table escapes what a container or the runtime said). */
+export function eventRow(e: Event, now: number, namespaceColumn = false): string[] {
+  const row = [age(e.lastTimestamp, now), e.type ?? '', e.reason ?? '', `pod/${e.involvedObject.name ?? ''}`, e.message ?? '']
+  return namespaceColumn ? [e.metadata.namespace ?? '', ...row] : row
+}
+
+export function renderEvents(list: EventList, format: EventsFormat, color: boolean, now: number, namespaceColumn = false): string {
   if (format === 'json') return toJson(list)
   if (format === 'yaml') return toYaml(list)
   if (list.items.length === 0) return ''
-  return renderTable(EVENT_HEADERS, list.items.map((e) => eventRow(e, now)), {color, paint: paintType})
+  return renderTable(eventHeaders(namespaceColumn), list.items.map((e) => eventRow(e, now, namespaceColumn)), {color, paint: paintType})
 }
 
 /** Warnings stand out on a terminal. */

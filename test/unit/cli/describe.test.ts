@@ -92,6 +92,12 @@ describe('events', () => {
     expect(out).toBe('LAST SEEN   TYPE     REASON   OBJECT          MESSAGE\n10s         Normal   Failed   pod/web-node1   Error: boom\\x07\n')
   })
 
+  it('has a NAMESPACE column first when events of several namespaces are listed', () => {
+    const a = {...event('Pulled', 'ok'), metadata: {name: 'a', namespace: 'default'}}
+    const b = {...event('Pulled', 'ok'), metadata: {name: 'b', namespace: 'kube-system'}}
+    expect(renderEvents({items: [a, b]}, 'table', false, NOW, true).split('\n').map((l) => l.split(/ {2,}/)[0])).toEqual(['NAMESPACE', 'default', 'kube-system', ''])
+  })
+
   it('is a v1 EventList as JSON', () => {
     expect(JSON.parse(renderEvents({apiVersion: 'v1', kind: 'EventList', metadata: {}, items: [event('Pulled', 'ok')]}, 'json', false, NOW))).toMatchObject({kind: 'EventList', items: [{reason: 'Pulled'}]})
   })

@@ -109,9 +109,10 @@ describe('kube-node commands with bad usage', () => {
   }
 
   it.each<[string, Runner, string[], RegExp]>([
-    ['run --nonexistent-flag', run, ['--nonexistent-flag'], /^error: Nonexistent flag: --nonexistent-flag\n$/],
-    ['logs without its pod argument', logs, [], /^error: Missing 1 required arg/],
-    ['logs with an unexpected argument', logs, ['web', 'extra'], /^error: Unexpected argument: extra\n$/],
+    ['run --nonexistent-flag', run, ['--nonexistent-flag'], /^error: kube-node run has no flag --nonexistent-flag \(see kube-node run --help\)\n$/],
+    ['run --dry-rn', run, ['--dry-rn'], /^error: kube-node run has no flag --dry-rn; did you mean --dry-run\? \(see kube-node run --help\)\n$/],
+    ['logs without its pod argument', logs, [], /^error: logs needs a pod name, e.g. kube-node logs web \(or a selector: -l app=web\)\n$/],
+    ['logs with an unexpected argument', logs, ['web', 'extra'], /^error: kube-node logs takes no argument "extra"; see kube-node logs --help\n$/],
     ['run --timeout abc', run, ['-f', 'pod.yaml', '--timeout', 'abc'], /^error: --timeout: "abc" is not a duration such as 90s or 5m\n$/],
   ])('%s exits 2 with one sentence', async (_name, command, argv, stderr) => {
     const r = await exitOf(command, argv)

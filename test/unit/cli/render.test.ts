@@ -4,7 +4,8 @@
 import {describe, expect, it} from 'vitest'
 import {podStatusText} from '../../../src/cli/render/pod-row.js'
 import {humanDuration} from '../../../src/util/human-duration.js'
-import {renderPods} from '../../../src/cli/render/pods.js'
+import {renderPodOutput, renderPods} from '../../../src/cli/render/pods.js'
+import {parseOutput} from '../../../src/cli/output-flag.js'
 import {describeError, exitCodeFor} from '../../../src/cli/exit-codes.js'
 import {CriError, InvalidInputError, NotFoundError, PodFailedError} from '../../../src/util/errors.js'
 import type {Pod, PodStatus} from '../../../src/api/types.js'
@@ -83,5 +84,35 @@ describe('exit codes and error sentences', () => {
     expect(describeError(err)).toBe(
       '2 problems in the manifests:\n  a.yaml, document 0, field spec.containers[0].image: must be set\n  b.yaml, document 1, field metadata.name: must be set',
     )
+  })
+})
+
+describe('NAMESPACE column and one Pod by name', () => {
+  const a: Pod = {apiVersion: 'v1', kind: 'Pod', ...pod('dup-n1', {phase: 'Running'})}
+  const b = {...pod('dup-n1', {phase: 'Pending'}), metadata: {name: 'dup-n1', namespace: 'kube-system'}}
+
+  it('pods of the same name in two namespaces are told apart by a NAMESPACE column', () => {
+    const text = renderPods([a, b], 'table', false, NOW, {namespaceColumn: true})
+    expect(text).toMatch(/^NAMESPACE +NAME +READY +STATUS +RESTARTS +AGE$/m)
+    expect(text).toMatch(/^default +dup-n1 +0\/1 +Running/m)
+    expect(text).toMatch(/^kube-system +dup-n1 +0\/1 +Pending/m)
+    expect(renderPods([a, b], 'wide', false, NOW, {namespaceColumn: true})).toMatch(/^NAMESPACE +NAME +READY .* READINESS GATES$/m)
+  })
+
+  it('-o json|yaml of one named pod is the Pod, of a listing a PodList', () => {
+    const spec = parseOutput('json', ['table', 'json', 'yaml'], true)
+    expect(JSON.parse(renderPodOutput([a], spec, false, NOW, {single: true}))).toMatchObject({kind: 'Pod', status: {phase: 'Running'}})
+    expect(JSON.parse(renderPodOutput([a], spec, false, NOW))).toMatchObject({kind: 'PodList'})
+    expect(renderPodOutput([a], parseOutput('yaml', ['table', 'json', 'yaml'], true), false, NOW, {single: true})).toMatch(/^kind: Pod$/m)
+  })
+
+  it('-o jsonpath and custom-columns', () => {
+    expect(renderPodOutput([a, b], parseOutput('jsonpath={.items[*].metadata.namespace}', ['table'], true), false, NOW)).toBe('default kube-system')
+    expect(renderPodOutput([a], parseOutput('jsonpath={.status.phase}', ['table'], true), false, NOW, {single: true})).toBe('Running')
+    expect(renderPodOutput([a, b], parseOutput('custom-columns=NS:.metadata.namespace,PHASE:.status.phase', ['table'], true), false, NOW)).toBe('NS            PHASE\ndefault       Running\nkube-system   Pending\n')
+  })
+
+  it('refuses an unknown format naming the ones it knows', () => {
+    expect(() => parseOutput('xml', ['table', 'json'], true)).toThrow('"xml" is not an output format; use one of table, json, jsonpath=TEMPLATE, custom-columns=SPEC')
   })
 })

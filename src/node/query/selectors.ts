@@ -1,0 +1,135 @@
+// kubectl's `-l/--selector` and `--field-selector` for kube-node's own commands, parsed once into
+// requirements and matched against a pod. The grammar is apimachinery's (labels/selector.go,
+// fields/selector.go): `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`, joined by
+// commas. A malformed selector is invalid input (exit 2), named by its flag. Pure.
+import type {Pod} from '../../api/types.js'
+import {InvalidInputError} from '../../util/errors.js'
+
+export type LabelRequirement =
+  | {op: 'eq' | 'neq'; key: string; value: string}
+  | {op: 'in' | 'notin'; key: string; values: string[]}
+  | {op: 'exists' | 'notexists'; key: string}
+
+export interface FieldRequirement {
+  field: string
+  op: 'eq' | 'neq'
+  value: string
+}
+
+// A qualified name with an optional DNS-subdomain prefix, and a label value (may be empty).
+const KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/
+const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/
+
+/** The fields kubectl (the API server) supports in a pod field selector. */
+export const POD_FIELDS: readonly string[] = [
+  'metadata.name',
+  'metadata.namespace',
+  'spec.nodeName',
+  'spec.restartPolicy',
+  'spec.schedulerName',
+  'spec.serviceAccountName',
+  'status.phase',
+  'status.podIP',
+  'status.nominatedNodeName',
+]
+
+/** Splits on commas outside parentheses. */
+function splitTop(text: string): string[] {
+  const parts: string[] = []
+  let depth = 0
+  let start = 0
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]
+    if (ch === '(') depth++
+    else if (ch === ')') depth--
+    else if (ch === ',' && depth === 0) {
+      parts.push(text.slice(start, i))
+      start = i + 1
+    }
+  }
+  parts.push(text.slice(start))
+  return parts.map((p) => p.trim())
+}
+
+function bad(flag: string, text: string, why: string): InvalidInputError {
+  return new InvalidInputError(`${flag}: ${JSON.stringify(text)} is not a selector: ${why}`)
+}
+
+export function parseLabelSelector(text: string, flag = '--selector'): LabelRequirement[] {
+  if (text.trim() === '') return []
+  return splitTop(text).map((part): LabelRequirement => {
+    if (part === '') throw bad(flag, text, 'an empty requirement between commas')
+    const key = (k: string): string => {
+      if (k.length > 316 || !KEY.test(k)) throw bad(flag, text, `invalid label key ${JSON.stringify(k)}`)
+      return k
+    }
+    const value = (v: string): string => {
+      if (v.length > 63 || !VALUE.test(v)) throw bad(flag, text, `invalid label value ${JSON.stringify(v)}`)
+      return v
+    }
+    const set = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(part)
+    if (set) {
+      const values = set[3]!.split(',').map((v) => value(v.trim()))
+      return {op: set[2] as 'in' | 'notin', key: key(set[1]!), values}
+    }
+    if (/\s(in|notin)\s*\(/.test(part)) throw bad(flag, text, `unclosed set in ${JSON.stringify(part)}`)
+    const cmp = /^([^!=\s]+)\s*(==|!=|=)\s*(.*)$/.exec(part)
+    if (cmp) return {op: cmp[2] === '!=' ? 'neq' : 'eq', key: key(cmp[1]!), value: value(cmp[3]!.trim())}
+    if (part.startsWith('!')) return {op: 'notexists', key: key(part.slice(1).trim())}
+    return {op: 'exists', key: key(part)}
+  })
+}
+
+export function matchesLabels(selector: readonly LabelRequirement[], labels: Readonly<Record<string, string>> | undefined): boolean {
+  const l = labels ?? {}
+  return selector.every((r) => {
+    const v = Object.hasOwn(l, r.key) ? l[r.key] : undefined
+    switch (r.op) {
+      case 'eq':
+        return v === r.value
+      case 'neq':
+        return v !== r.value
+      case 'in':
+        return v !== undefined && r.values.includes(v)
+      case 'notin':
+        return v === undefined || !r.values.includes(v)
+      case 'exists':
+        return v !== undefined
+      case 'notexists':
+        return v === undefined
+    }
+  })
+}
+
+/** Parses a field selector; every field must be one of `supported` (kubectl's list for the resource). */
+export function parseFieldSelector(text: string, supported: readonly string[], resource = 'pods'): FieldRequirement[] {
+  if (text.trim() === '') return []
+  return splitTop(text).map((part) => {
+    const m = /^([^!=\s]+)\s*(==|!=|=)\s*(.*)$/.exec(part)
+    if (!m) throw bad('--field-selector', text, `expected field=value or field!=value in ${JSON.stringify(part)}`)
+    const field = m[1]!
+    if (!supported.includes(field)) {
+      throw new InvalidInputError(`--field-selector: field ${JSON.stringify(field)} is not supported for ${resource}; use one of ${supported.join(', ')}`)
+    }
+    return {field, op: m[2] === '!=' ? 'neq' : 'eq', value: m[3]!.trim()}
+  })
+}
+
+export function matchesFields(selector: readonly FieldRequirement[], fields: Readonly<Record<string, string>>): boolean {
+  return selector.every((r) => ((fields[r.field] ?? '') === r.value) === (r.op === 'eq'))
+}
+
+/** A pod's values of POD_FIELDS, as the API server fills them (an unset field is ""). */
+export function podFields(pod: Pod): Record<string, string> {
+  return {
+    'metadata.name': pod.metadata?.name ?? '',
+    'metadata.namespace': pod.metadata?.namespace ?? '',
+    'spec.nodeName': pod.spec?.nodeName ?? '',
+    'spec.restartPolicy': pod.spec?.restartPolicy ?? '',
+    'spec.schedulerName': pod.spec?.schedulerName ?? '',
+    'spec.serviceAccountName': pod.spec?.serviceAccountName ?? '',
+    'status.phase': pod.status?.phase ?? '',
+    'status.podIP': pod.status?.podIP ?? '',
+    'status.nominatedNodeName': pod.status?.nominatedNodeName ?? '',
+  }
+}

@@ -1,12 +1,21 @@
+import {availableParallelism} from 'node:os'
 import {defineConfig} from 'vitest/config'
 
 // Unit tests (test/unit: no I/O, fake CRI, fake clock) and integration tests (test/integration:
 // the core and the host adapters against temp dirs, loopback sockets and the fake CRI).
+// vitest's default is one worker fewer than the cores (a core kept for its own process): one worker
+// on a 2-core machine, so the files ran one at a time. Its own process mostly waits on the workers,
+// so every core runs a worker.
+const cores = availableParallelism()
+
 export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
     environment: 'node',
     clearMocks: true,
     restoreMocks: true,
+    fileParallelism: true,
+    maxWorkers: cores,
+    minWorkers: cores,
   },
 })

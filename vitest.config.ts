@@ -17,5 +17,9 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: cores,
     minWorkers: cores,
+    // vitest's 5 s per test is passed easily on an idle machine, but the files that parse many MiB
+    // of YAML in process (test/unit/manifest) then took over 5 s with a worker per core on a 2-core
+    // machine that other work also loads: a time-out there says nothing about kube-node.
+    testTimeout: 30_000,
   },
 })

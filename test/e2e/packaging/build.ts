@@ -2,14 +2,15 @@
 // packaging tests, not once per file: the vitest global setup of the packaging project
 // (vitest.e2e.config.ts) starts the builds when the run begins, in the background and at low
 // priority, so that they overlap the end-to-end files that mostly wait on containerd; the packaging
-// files run last and each waits for its package with packageBuilt().
+// files run last and each waits for its package with packageBuilt() (./support.ts).
+// It runs in vitest's main process, where the test API ('vitest') cannot be imported.
 import {spawn, type ChildProcess} from 'node:child_process'
-import {existsSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, openSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import {inject} from 'vitest'
+import {join, resolve} from 'node:path'
 import type {TestProject} from 'vitest/node'
-import {ROOT} from '../support.js'
+
+const ROOT = resolve(import.meta.dirname, '../../..')
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -50,13 +51,4 @@ export default function setup(project: TestProject): () => Promise<void> {
     await all
     rmSync(dir, {recursive: true, force: true})
   }
-}
-
-/** Waits for this run's build of `pkg`; a failed build fails the caller with the build's output. */
-export async function packageBuilt(pkg: Package): Promise<void> {
-  const dir = inject('packagingBuild')
-  const status = join(dir, `${pkg}.status`)
-  while (!existsSync(status)) await new Promise((r) => setTimeout(r, 500))
-  const code = readFileSync(status, 'utf8')
-  if (code !== '0') throw new Error(`npm run build:${pkg} exited ${code}:\n${readFileSync(join(dir, `${pkg}.log`), 'utf8')}`)
 }

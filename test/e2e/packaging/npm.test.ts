@@ -5,8 +5,7 @@ import {existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {ROOT, makeDirs} from '../support.js'
-import {packageBuilt} from './build.js'
-import {MANIFESTS, downAll, globals, helloRunning, must, run, watchManifests, type Place} from './support.js'
+import {MANIFESTS, downAll, globals, helloRunning, must, packageBuilt, run, watchManifests, type Place} from './support.js'
 
 const dirs = makeDirs()
 const place: Place = {node: 'pkg-npm', rootDir: dirs.rootDir, logsDir: dirs.logsDir}

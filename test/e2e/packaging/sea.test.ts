@@ -8,8 +8,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {BUSYBOX, ROOT, eventually, makeDirs} from '../support.js'
 import {memoryVolumeMounts, memoryVolumesYaml, mountsUnder} from '../mounts.js'
-import {packageBuilt} from './build.js'
-import {MANIFESTS, downAll, globals, helloRunning, must, run, watchManifests, type Place} from './support.js'
+import {MANIFESTS, downAll, globals, helloRunning, must, packageBuilt, run, watchManifests, type Place} from './support.js'
 
 const dirs = makeDirs()
 const place: Place = {node: 'pkg-sea', rootDir: dirs.rootDir, logsDir: dirs.logsDir}

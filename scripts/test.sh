@@ -8,24 +8,26 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export CI="${CI:-}"
+# Each section's header says how far into the run it starts (bash's SECONDS), for timing the suite.
+section() { echo "== $* (at ${SECONDS}s)"; }
 report_dir="$(mktemp -d)"
 trap 'rm -rf "$report_dir"' EXIT
 
-echo "== dependencies"
+section dependencies
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   # npm install, not npm ci: npm 11 leaves optional platform packages (rollup, esbuild) out of
   # the lock file it writes, and npm ci then refuses the lock as out of sync.
   npm install --no-audit --no-fund
 fi
 
-echo "== build and static checks"
+section build and static checks
 npm run --silent build
 npm run --silent typecheck
 npm run --silent cycles
 # The import rules of ARCHITECTURE.md (.dependency-cruiser.cjs): a violation names its rule.
 npm run --silent layers
 
-echo "== test tools"
+section test tools
 # Real tools the tests run, from Debian, installed once (as root) before any test needs them.
 if [ "$(id -u)" = 0 ]; then
   # The packaging tests (test/e2e/packaging) build the .deb and check it with Debian's own tools;
@@ -51,24 +53,25 @@ if [ "$(id -u)" = 0 ]; then
   fi
 fi
 
-echo "== unit and integration tests"
+section unit and integration tests
 unit_rc=0
 npx vitest run --reporter=default --reporter=json --outputFile="$report_dir/unit.json" || unit_rc=$?
 
-echo "== real runtime"
+section real runtime
 e2e_rc=0
 if [ "$(id -u)" = 0 ] && [ "${KUBE_NODE_SKIP_E2E:-}" != 1 ]; then
   bash scripts/runtime.sh up
   eval "$(bash scripts/runtime.sh env)"
-  echo "== end-to-end tests"
+  section end-to-end tests
   npx vitest run --config vitest.e2e.config.ts --reporter=default --reporter=json --outputFile="$report_dir/e2e.json" || e2e_rc=$?
-  echo "== adversarial tests"
+  section adversarial tests
   npx vitest run --config vitest.adversarial.config.ts --reporter=default --reporter=json --outputFile="$report_dir/adversarial.json" || e2e_rc=$?
 else
   echo "end-to-end tests need root and the private containerd; skipped (KUBE_NODE_SKIP_E2E=${KUBE_NODE_SKIP_E2E:-})"
   if [ -n "$CI" ]; then echo "CI must run the end-to-end tests" >&2; e2e_rc=1; fi
 fi
 
+section summary
 node -e '
   const fs = require("fs");
   let passed = 0, failed = 0, skipped = 0;

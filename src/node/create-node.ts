@@ -76,6 +76,18 @@ function readHostDns(path: string, logger: Logger): DNSConfig {
   }
 }
 
+/**
+ * Test-only: the first crash and image-pull back-off in milliseconds instead of the kubelet's 10 s,
+ * so that end-to-end tests that wait out back-offs finish fast (README, Development). Unset, or
+ * anything but a positive whole number, it changes nothing.
+ */
+const TEST_ONLY_BACKOFF_ENV = 'KUBE_NODE_TEST_ONLY_BACKOFF_MS'
+
+function testOnlyInitialBackOffMs(): number | undefined {
+  const raw = process.env[TEST_ONLY_BACKOFF_ENV]
+  return raw !== undefined && /^[1-9][0-9]{0,8}$/.test(raw) ? Number(raw) : undefined
+}
+
 export async function createNode(config: NodeConfig, logger: Logger, overrides: NodeOverrides = {}): Promise<KubeNode> {
   const clock = overrides.clock ?? realClock
   const fs = overrides.fs ?? nodeHostFs
@@ -99,7 +111,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
     prober,
     cache,
     // A ceiling under 10s is the first delay too (kubelet crashLoopBackOff.maxContainerRestartPeriod).
-    backOff: new BackOff(Math.min(INITIAL_BACKOFF_MS, config.maxContainerRestartPeriodMs ?? MAX_BACKOFF_MS), config.maxContainerRestartPeriodMs ?? MAX_BACKOFF_MS),
+    backOff: new BackOff(Math.min(testOnlyInitialBackOffMs() ?? INITIAL_BACKOFF_MS, config.maxContainerRestartPeriodMs ?? MAX_BACKOFF_MS), config.maxContainerRestartPeriodMs ?? MAX_BACKOFF_MS),
     instanceStarts: new InstanceStarts(),
     deps: Object.freeze({
       runtime: changing,

@@ -8,7 +8,7 @@ import {existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writ
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {ROOT, makeDirs} from '../support.js'
-import {MANIFESTS, downAll, globals, helloRunning, must, run, watchManifests, type Place} from './support.js'
+import {MANIFESTS, downAll, globals, helloRunning, must, packageBuilt, run, watchManifests, type Place} from './support.js'
 
 const dirs = makeDirs()
 const place: Place = {node: 'pkg-deb', rootDir: dirs.rootDir, logsDir: dirs.logsDir}
@@ -30,7 +30,7 @@ beforeAll(async () => {
   if (await installed()) await purge()
   if (existsSync(MANIFESTS) && readdirSync(MANIFESTS).length > 0) throw new Error(`${MANIFESTS} holds manifests of someone else; this test would run them`)
   await downAll(place)
-  await must('npm', ['run', '--silent', 'build:deb'])
+  await packageBuilt('deb')
   const arch = (await must('dpkg', ['--print-architecture'])).stdout.trim()
   deb = join(ROOT, 'dist', `kube-node_${version}_${arch}.deb`)
   const listing = (await must('sh', ['-c', `dpkg-deb --fsys-tarfile '${deb}' | tar -t`])).stdout

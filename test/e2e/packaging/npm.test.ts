@@ -5,7 +5,7 @@ import {existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {ROOT, makeDirs} from '../support.js'
-import {MANIFESTS, downAll, globals, helloRunning, must, run, watchManifests, type Place} from './support.js'
+import {MANIFESTS, downAll, globals, helloRunning, must, packageBuilt, run, watchManifests, type Place} from './support.js'
 
 const dirs = makeDirs()
 const place: Place = {node: 'pkg-npm', rootDir: dirs.rootDir, logsDir: dirs.logsDir}
@@ -39,7 +39,7 @@ const kubeNode = (args: string[], nodeDir?: string) => run('kube-node', args, {e
 
 beforeAll(async () => {
   mkdirSync(prefix, {recursive: true})
-  await must('npm', ['run', '--silent', 'build:npm'])
+  await packageBuilt('npm')
   await downAll(place)
 })
 afterAll(async () => {

@@ -8,7 +8,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {BUSYBOX, ROOT, eventually, makeDirs} from '../support.js'
 import {memoryVolumeMounts, memoryVolumesYaml, mountsUnder} from '../mounts.js'
-import {MANIFESTS, downAll, globals, helloRunning, must, run, watchManifests, type Place} from './support.js'
+import {MANIFESTS, downAll, globals, helloRunning, must, packageBuilt, run, watchManifests, type Place} from './support.js'
 
 const dirs = makeDirs()
 const place: Place = {node: 'pkg-sea', rootDir: dirs.rootDir, logsDir: dirs.logsDir}
@@ -26,7 +26,7 @@ const node = (args: string[], extra: Record<string, string> = {}) =>
   run(process.execPath, [join(ROOT, 'bin/run.js'), ...args], {cleanEnv: true, env: {...env, ...extra, PATH: '/usr/bin:/bin'}})
 
 beforeAll(async () => {
-  await must('npm', ['run', '--silent', 'build:sea'])
+  await packageBuilt('sea')
   mkdirSync(binDir, {recursive: true})
   mkdirSync(env.HOME, {recursive: true})
   // The README's install.

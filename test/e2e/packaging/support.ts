@@ -4,7 +4,9 @@
 import {spawn} from 'node:child_process'
 import {existsSync, mkdirSync, readFileSync, rmSync, rmdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {inject} from 'vitest'
 import {ENDPOINT, ROOT, eventually, type Result} from '../support.js'
+import type {Package} from './build.js'
 
 export interface RunOptions {
   env?: Record<string, string | undefined>
@@ -86,4 +88,16 @@ export async function watchManifests(command: string[], place: Place, env: Recor
   for (const dir of made.reverse()) rmdirSync(dir)
   if (up !== true) throw up
   if (code !== 0) throw new Error(`watch exited ${code}:\n${log}`)
+}
+
+/**
+ * Waits for this run's build of `pkg` (started by the global setup, ./build.ts); a failed build
+ * fails the caller with the build's output.
+ */
+export async function packageBuilt(pkg: Package): Promise<void> {
+  const dir = inject('packagingBuild')
+  const status = join(dir, `${pkg}.status`)
+  while (!existsSync(status)) await new Promise((r) => setTimeout(r, 500))
+  const code = readFileSync(status, 'utf8')
+  if (code !== '0') throw new Error(`npm run build:${pkg} exited ${code}:\n${readFileSync(join(dir, `${pkg}.log`), 'utf8')}`)
 }

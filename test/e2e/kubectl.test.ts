@@ -86,8 +86,10 @@ describe('kubectl against kube-node watch (real containerd)', () => {
     expect(yaml.stdout).toContain(`nodeName: ${NODE}`)
     expect(yaml.stdout).toMatch(/resourceVersion: "\d+"/)
     expect(yaml.stdout).toMatch(/phase: Running/)
-    const ours = JSON.parse((await kn(dirs, ['get', 'pods', WEB, '-o', 'json'])).stdout) as {items: Array<{status: {podIP: string}}>}
-    expect(yaml.stdout).toContain(`podIP: ${ours.items[0]!.status.podIP}`)
+    // kube-node's own get of one named pod prints that Pod, as kubectl's does.
+    const ours = JSON.parse((await kn(dirs, ['get', 'pods', WEB, '-o', 'json'])).stdout) as {kind: string; status: {podIP: string}}
+    expect(ours.kind).toBe('Pod')
+    expect(yaml.stdout).toContain(`podIP: ${ours.status.podIP}`)
 
     // describe pod: Events at the bottom, from the event store.
     const described = await eventually(async () => {

@@ -40,7 +40,8 @@ describe('runtime-dependent fields (real containerd 1.6, no AppArmor)', () => {
     expect(ctrContainersWithLabel(POD_NAME_LABEL, `${name}-${NODE}`)).toEqual([])
     const got = await kn(dirs, ['get', 'pods', name, '-o', 'json'])
     expect(got.code, got.stderr).toBe(0)
-    const status = (JSON.parse(got.stdout) as {items: {status: {phase: string; reason?: string; message?: string}}[]}).items[0]!.status
+    // One named pod: the Pod itself, as kubectl prints it.
+    const status = (JSON.parse(got.stdout) as {status: {phase: string; reason?: string; message?: string}}).status
     expect(status).toMatchObject({phase: 'Failed', reason})
     expect(status.message).toContain(sentence)
     const described = await kn(dirs, ['describe', 'pod', name])

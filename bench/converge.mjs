@@ -122,6 +122,8 @@ async function main() {
     const best = Math.min(...Object.values(floorMed))
     const bestConc = Number(Object.entries(floorMed).find(([, v]) => v === best)[0])
     const knMed = Object.fromEntries(ps.map((p) => [p, median(kn[p])]))
+    // Said at once: a runtime restart later in a long run must not lose what was measured.
+    log(`N=${n}: floor ${FLOOR_CONC.map((c) => `c=${c} ${fmt(floorMed[c])}`).join(', ')}; kube-node ${ps.map((p) => `P=${p} ${fmt(knMed[p])} (${fmtR(knMed[p] / best)})`).join(', ')}; cmd ${cmd.length ? `${fmt(median(cmd))} (${fmtR(median(cmd) / best)})` : '-'}; samples ${JSON.stringify({floor, kn, cmd, phases})}`)
     const cpuMed = (xs) => ({
       client: median(xs.map((x) => x.client)),
       runtime: xs.every((x) => x.runtime !== undefined) ? median(xs.map((x) => x.runtime)) : undefined,

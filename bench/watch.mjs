@@ -226,8 +226,18 @@ try {
 } finally {
   watch.kill('SIGTERM')
   await new Promise((r) => watch.on('exit', r))
-  execFileSync(process.execPath, [join(REPO, 'bin/run.js'), 'down', '--all', ...common], {stdio: 'ignore'})
+  // Under heavy load a first `down` can time out: once more, and the work dir is kept if it fails.
+  const down = () => {
+    try {
+      execFileSync(process.execPath, [join(REPO, 'bin/run.js'), 'down', '--all', ...common], {stdio: 'ignore'})
+      return true
+    } catch {
+      return false
+    }
+  }
+  const clean = down() || down()
   rt.close()
-  await rm(work, {recursive: true, force: true})
+  if (clean) await rm(work, {recursive: true, force: true})
+  else process.stderr.write(`bench: down --all failed twice; pods of node ${NODE} may remain: kube-node down --all ${common.join(' ')}\n`)
   if (process.exitCode) process.stderr.write(stderr.slice(-4000))
 }

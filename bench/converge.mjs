@@ -5,6 +5,7 @@
 //
 //   npm run build && node bench/converge.mjs [--sizes 1,10,50] [--reps 3] [--parallelism 1,2,4,8,16]
 //                                            [--floor-concurrency 1,4,16] [--no-command] [--profile] [--json]
+//                                            [--max-pods 110]
 //
 // Needs a CRI runtime (CONTAINER_RUNTIME_ENDPOINT, else the e2e one started by
 // `bash scripts/runtime.sh up`) with localhost:5000/busybox:latest present. Neither path pulls:
@@ -12,10 +13,10 @@
 // the benchmark creates is removed, untimed, after each measurement and checked at the end.
 // The floor, kube-node in-process, the command and the cleanup live in lib/harness.mjs (shared
 // with peer.mjs).
-import {cpus, loadavg} from 'node:os'
+import {cpus} from 'node:os'
 import {parseArgs} from 'node:util'
 import {performance} from 'node:perf_hooks'
-import {REPO, E2E_ENDPOINT, IMAGE, log, median, sleep, ints, openHarness} from './lib/harness.mjs'
+import {REPO, E2E_ENDPOINT, IMAGE, MAX_PODS, checkLoad, log, median, sleep, ints, openHarness} from './lib/harness.mjs'
 
 const {values: flags} = parseArgs({
   options: {
@@ -27,6 +28,7 @@ const {values: flags} = parseArgs({
     profile: {type: 'boolean', default: false},
     json: {type: 'boolean', default: false},
     'no-snapshot': {type: 'boolean', default: false},
+    'max-pods': {type: 'string', default: String(MAX_PODS)},
     'kube-node-root': {type: 'string', default: REPO},
     endpoint: {type: 'string', default: process.env.CONTAINER_RUNTIME_ENDPOINT || E2E_ENDPOINT},
     help: {type: 'boolean', short: 'h', default: false},
@@ -43,12 +45,12 @@ const FLOOR_CONC = ints(flags['floor-concurrency'])
 const ENDPOINT = flags.endpoint
 
 function readHeader() {
-  return 'node bench/converge.mjs [--sizes 1,10,50] [--reps 3] [--parallelism 1,2,4,8,16] [--floor-concurrency 1,4,16] [--no-command] [--profile] [--json] [--endpoint URL] [--kube-node-root DIR] [--no-snapshot]\n'
+  return 'node bench/converge.mjs [--sizes 1,10,50] [--reps 3] [--parallelism 1,2,4,8,16] [--floor-concurrency 1,4,16] [--no-command] [--profile] [--json] [--endpoint URL] [--kube-node-root DIR] [--no-snapshot] [--max-pods 110]\n'
 }
 
 let h
 try {
-  h = await openHarness({endpoint: ENDPOINT, source: flags['kube-node-root'], snapshot: !flags['no-snapshot'], nodeName: 'bench', prefix: 'knb'})
+  h = await openHarness({endpoint: ENDPOINT, source: flags['kube-node-root'], snapshot: !flags['no-snapshot'], nodeName: 'bench', prefix: 'knb', maxPods: Number.parseInt(flags['max-pods'], 10) || MAX_PODS})
 } catch (err) {
   log(err?.message ?? String(err))
   process.exit(1)
@@ -77,8 +79,7 @@ async function main() {
   const version = await preflight()
   log(`runtime ${version.runtimeName} ${version.runtimeVersion} at ${ENDPOINT}; ${IMAGE} present; run id ${RUN_ID}`)
   log(`sizes ${SIZES.join(',')}, floor concurrency ${FLOOR_CONC.join(',')}, kube-node parallelism ${PARALLELISM.join(',')}, ${REPS} reps (median)`)
-  const loadStart = loadavg()[0]
-  if (loadStart > 1) log(`warning: load average ${loadStart.toFixed(2)} on ${cpus().length} CPUs before starting; other work skews the figures`)
+  const loadStart = checkLoad('before starting')
   const started = performance.now()
   const results = []
   for (const n of SIZES) {
@@ -88,6 +89,7 @@ async function main() {
     const ps = n === 1 ? [Math.min(...PARALLELISM.filter((p) => p >= 1))] : PARALLELISM.filter((p) => p <= Math.max(n, 1) || p === PARALLELISM[0])
     const kn = Object.fromEntries(ps.map((p) => [p, []]))
     const cmd = []
+    const phases = []
     const rss = []
     const floorCpu = Object.fromEntries(FLOOR_CONC.map((c) => [c, []]))
     const knCpu = Object.fromEntries(ps.map((p) => [p, []]))
@@ -110,15 +112,18 @@ async function main() {
       if (!flags['no-command']) {
         const res = await commandRun(dir)
         cmd.push(res.secs)
+        if (res.phases) phases.push(res.phases)
         if (res.maxRssMb !== undefined) rss.push(res.maxRssMb)
         await sleep(300)
       }
-      log(`N=${n} rep ${r + 1}/${REPS} done (${((performance.now() - started) / 1000).toFixed(0)} s so far)`)
+      log(`N=${n} rep ${r + 1}/${REPS} done (${((performance.now() - started) / 1000).toFixed(0)} s so far, load average ${checkLoad('now').toFixed(2)})`)
     }
     const floorMed = Object.fromEntries(FLOOR_CONC.map((c) => [c, median(floor[c])]))
     const best = Math.min(...Object.values(floorMed))
     const bestConc = Number(Object.entries(floorMed).find(([, v]) => v === best)[0])
     const knMed = Object.fromEntries(ps.map((p) => [p, median(kn[p])]))
+    // Said at once: a runtime restart later in a long run must not lose what was measured.
+    log(`N=${n}: floor ${FLOOR_CONC.map((c) => `c=${c} ${fmt(floorMed[c])}`).join(', ')}; kube-node ${ps.map((p) => `P=${p} ${fmt(knMed[p])} (${fmtR(knMed[p] / best)})`).join(', ')}; cmd ${cmd.length ? `${fmt(median(cmd))} (${fmtR(median(cmd) / best)})` : '-'}; samples ${JSON.stringify({floor, kn, cmd, phases})}`)
     const cpuMed = (xs) => ({
       client: median(xs.map((x) => x.client)),
       runtime: xs.every((x) => x.runtime !== undefined) ? median(xs.map((x) => x.runtime)) : undefined,
@@ -134,6 +139,7 @@ async function main() {
       command: cmd.length ? median(cmd) : undefined,
       commandSamples: cmd,
       commandMaxRssMb: rss.length ? Math.max(...rss) : undefined,
+      commandPhases: phases.length ? {start: median(phases.map((p) => p.start)), converge: median(phases.map((p) => p.converge)), finish: median(phases.map((p) => p.finish))} : undefined,
       floorCpu: Object.fromEntries(FLOOR_CONC.map((c) => [c, cpuMed(floorCpu[c])])),
       kubeNodeCpu: Object.fromEntries(ps.map((p) => [p, cpuMed(knCpu[p])])),
       callsPerPod: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / n])),
@@ -164,7 +170,7 @@ async function main() {
   const leftovers = ctrLeftovers()
   await h.close()
   const totalSecs = (performance.now() - started) / 1000
-  const load = {start: loadStart, end: loadavg()[0], cpus: cpus().length}
+  const load = {start: loadStart, end: checkLoad('at the end'), cpus: cpus().length}
 
   if (flags.json) {
     process.stdout.write(JSON.stringify({runtime: version, endpoint: ENDPOINT, reps: REPS, build: BUILD, otherSandboxes: h.others, results, profile, swept, leftovers, totalSecs, load}, null, 2) + '\n')
@@ -176,7 +182,8 @@ async function main() {
   out.push(`other kube-node pods on this runtime at start: ${h.others} sandboxes`)
   out.push(`kube-node ${BUILD.commit}${BUILD.dirty ? ' + uncommitted src changes' : ''}, dist built ${BUILD.built}`)
   out.push(`floor = raw CRI RunPodSandbox+CreateContainer+StartContainer per pod at concurrency c; kube-node = runPods(wait running) in-process at parallelism P;`)
-  out.push(`cmd = \`node bin/run.js run -f DIR\` process start to exit (CLI default parallelism). No image pulls in any path (image present, IfNotPresent).`)
+  out.push(`cmd = \`node bin/run.js run -f DIR ${[...h.cliStableFor, ...h.cliMaxPods].join(' ')}\` process start to exit (CLI default parallelism${h.cliParallelism ? ` ${h.cliParallelism}` : ''}). No image pulls in any path (image present, IfNotPresent).`)
+  if (load.start > load.cpus || load.end > load.cpus) out.push(`WARNING: load average above the ${load.cpus} cores during this run: the figures are skewed by other work`)
   out.push('')
   const head = ['N', ...FLOOR_CONC.map((c) => `floor c=${c}`), 'best', ...pCols.map((p) => `kn P=${p}`), 'cmd', 'cmd/best', 'cmd RSS MB']
   const rows = results.map((r) => [
@@ -202,6 +209,8 @@ async function main() {
     const kc = r.kubeNodeCpu[bestP]
     const rt = (x) => (x === undefined ? 'n/a' : `${x.toFixed(2)} s`)
     out.push(`  CPU: client floor ${fc.client.toFixed(2)} s, kube-node ${kc.client.toFixed(2)} s; containerd floor ${rt(fc.runtime)}, kube-node ${rt(kc.runtime)}`)
+    const ph = r.commandPhases
+    if (ph) out.push(`  cmd phases (medians): start ${fmt(ph.start)} s (Node, bundle, manifests, first reads), converge ${fmt(ph.converge)} s (first step to last pod Running), finish ${fmt(ph.finish)} s (flush, report, exit)`)
     out.push(`  kube-node CRI calls per pod: ${total.toFixed(1)} (${calls.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}); floor: 3`)
   }
   if (profile) {

@@ -6,7 +6,7 @@
 // and of the single executable (npm run build:sea) when it is built.
 // Prints medians and ratios; asserts nothing.
 //
-//   npm run build && node bench/peer.mjs [--sizes 1,10,50] [--reps 3] [--start-reps 10] [--json]
+//   npm run build && node bench/peer.mjs [--sizes 1,10,50,110] [--reps 3] [--start-reps 10] [--json]
 //
 // Needs the private runtime (`bash scripts/runtime.sh up`: containerd, and the registry on
 // localhost:5000 serving busybox and pause). Installs podman and netavark from Debian when missing;
@@ -18,7 +18,7 @@ import {writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {parseArgs} from 'node:util'
 import {performance} from 'node:perf_hooks'
-import {REPO, E2E_ENDPOINT, IMAGE, log, median, sleep, ints, openHarness, timeProcess, tail} from './lib/harness.mjs'
+import {REPO, E2E_ENDPOINT, IMAGE, checkLoad, log, median, sleep, ints, openHarness, timeProcess, tail} from './lib/harness.mjs'
 import {ensurePodman, openPodman} from './lib/podman.mjs'
 
 // The sandbox (pause) image of the private containerd (scripts/runtime.sh): podman's pods get it too.
@@ -27,7 +27,7 @@ const GET_NODE = 'benchg'
 
 const {values: flags} = parseArgs({
   options: {
-    sizes: {type: 'string', default: '1,10,50'},
+    sizes: {type: 'string', default: '1,10,50,110'},
     reps: {type: 'string', default: '3'},
     'floor-concurrency': {type: 'string', default: '1,4,16'},
     parallelism: {type: 'string'},
@@ -43,7 +43,7 @@ const {values: flags} = parseArgs({
   },
 })
 if (flags.help) {
-  process.stdout.write('node bench/peer.mjs [--sizes 1,10,50] [--reps 3] [--floor-concurrency 1,4,16] [--parallelism P] [--start-reps 10] [--get-pods 50] [--no-start] [--no-install] [--json] [--endpoint URL] [--kube-node-root DIR] [--no-snapshot]\n')
+  process.stdout.write('node bench/peer.mjs [--sizes 1,10,50,110] [--reps 3] [--floor-concurrency 1,4,16] [--parallelism P] [--start-reps 10] [--get-pods 50] [--no-start] [--no-install] [--json] [--endpoint URL] [--kube-node-root DIR] [--no-snapshot]\n')
   process.exit(0)
 }
 const SIZES = ints(flags.sizes)
@@ -159,7 +159,7 @@ async function main() {
   const loadStart = loadavg()
   log(`runtime ${version.runtimeName} ${version.runtimeVersion} at ${h.endpoint}; ${IMAGE} present; run id ${h.runId}`)
   log(`sizes ${SIZES.join(',')}, floor concurrency ${FLOOR_CONC.join(',')}, kube-node in-process P=${P}, ${REPS} reps (median); start cost ${START_REPS} reps`)
-  if (loadStart[0] > 1) log(`warning: load average ${loadStart[0].toFixed(2)} on ${cpus().length} CPUs before starting; other work skews the figures`)
+  checkLoad('before starting')
   const started = performance.now()
 
   // Podman's private store, the two images pulled into it (untimed), and one untimed pod: the first
@@ -235,6 +235,7 @@ async function main() {
   pm = undefined
   await h.close()
   const totalSecs = (performance.now() - started) / 1000
+  checkLoad('at the end')
   const load = {start: loadStart, end: loadavg(), cpus: cpus().length}
   const largest = results.at(-1)
   const peakRss = largest?.commandMaxRssMiB === undefined ? undefined : {n: largest.n, mib: largest.commandMaxRssMiB}
@@ -247,6 +248,7 @@ async function main() {
   const out = []
   out.push(`kube-node peer benchmark — ${version.runtimeName} ${version.runtimeVersion} and podman ${podmanVersion}, ${load.cpus} CPUs, ${REPS} reps, medians`)
   out.push(`load average (1, 5, 15 min) ${la(load.start)} at start, ${la(load.end)} at end`)
+  if (load.start[0] > load.cpus || load.end[0] > load.cpus) out.push(`WARNING: load average above the ${load.cpus} cores during this run: the figures are skewed by other work`)
   out.push(`kube-node ${h.build.commit}${h.build.dirty ? ' + uncommitted src changes' : ''}, dist built ${h.build.built}; other kube-node pods on this runtime at start: ${h.others} sandboxes`)
   out.push(`floor = raw CRI RunPodSandbox+CreateContainer+StartContainer per pod, best of concurrency ${FLOOR_CONC.join(', ')}; in-process = runPods(wait running) at P=${P}${P === h.cliParallelism ? " (the CLI's default)" : ''};`)
   out.push('whole command = `node bin/run.js run -f DIR`, process start to exit; podman = `podman kube play FILE` (the N pods in one file), start to exit')

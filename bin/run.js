@@ -36,9 +36,11 @@ const importModuleDynamically = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER
 
 /** Loads a CommonJS file as require() would, but with V8's code cache for it when there is one. */
 function load(file) {
+  // The build's cache run (scripts/code-cache.mjs) grows the cache it writes, wherever that is.
+  const cacheOut = process.env.KUBE_NODE_WRITE_CODE_CACHE
   let cachedData
   try {
-    cachedData = readFileSync(`${file}.cache`)
+    cachedData = readFileSync(cacheOut ?? `${file}.cache`)
   } catch {
     cachedData = undefined
   }
@@ -47,8 +49,6 @@ function load(file) {
   const module = new Module(file)
   module.filename = file
   module.paths = Module._nodeModulePaths(dirname(file))
-  // The build's cache run (scripts/code-cache.mjs): keep what this run compiled.
-  const cacheOut = process.env.KUBE_NODE_WRITE_CODE_CACHE
   if (cacheOut) process.once('exit', () => writeFileSync(cacheOut, script.createCachedData()))
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file))
   module.loaded = true

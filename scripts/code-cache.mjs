@@ -4,17 +4,18 @@
 // runtime on a temporary socket (scripts/code-cache-runtime.mjs) and an empty root directory; they
 // touch nothing else. Each run starts from the cache the previous one wrote and adds what it
 // compiled. A cache from another Node or V8 build is rejected by V8, and kube-node then compiles
-// as if there were none.
+// as if there were none. An argument names another output file: scripts/sea.mjs makes the single
+// executable's cache by running this with the Node it embeds.
 import {execFile} from 'node:child_process'
 import {mkdtempSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {dirname, join, resolve} from 'node:path'
+import {dirname, join, relative, resolve} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {promisify} from 'node:util'
 import {startBuildRuntime} from './code-cache-runtime.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const cache = join(root, 'dist/kube-node.cjs.cache')
+const cache = resolve(process.argv[2] ?? join(root, 'dist/kube-node.cjs.cache'))
 const work = mkdtempSync(join(tmpdir(), 'kube-node-code-cache-'))
 const runtime = await startBuildRuntime(join(root, 'proto/api.proto'), join(work, 'cri.sock'))
 const node = ['--runtime-endpoint', runtime.endpoint, '--root-dir', join(work, 'root'), '--pod-logs-dir', join(work, 'logs'), '--node-name', 'build']
@@ -42,4 +43,4 @@ try {
   await runtime.stop()
   rmSync(work, {recursive: true, force: true})
 }
-console.log(`code-cache: dist/kube-node.cjs.cache (${(statSync(cache).size / 1024).toFixed(0)} KiB)`)
+console.log(`code-cache: ${relative(root, cache)} (${(statSync(cache).size / 1024).toFixed(0)} KiB)`)

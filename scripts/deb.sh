@@ -25,7 +25,7 @@ exe=dist/kube-node-linux-$node_arch
 changelog_version=$(sed -n '1s/^kube-node (\([^)]*\)).*/\1/p' packaging/deb/changelog)
 [ "$changelog_version" = "$deb_version" ] || die "packaging/deb/changelog starts at $changelog_version, package.json says $deb_version: add an entry"
 
-if [ ! -x "$exe" ] || [ "$exe" -ot dist/kube-node.cjs ] || [ "$exe" -ot packaging/sea/entry.cjs ] || [ "$exe" -ot scripts/sea.mjs ]; then
+if [ ! -x "$exe" ] || [ "$exe" -ot dist/kube-node.cjs ] || [ "$exe" -ot packaging/sea/entry.cjs ] || [ "$exe" -ot scripts/sea.mjs ] || [ "$exe" -ot packaging/node/package-lock.json ]; then
   node scripts/sea.mjs
 fi
 

@@ -1,8 +1,12 @@
 // `npm run build:sea`: the single executable, dist/kube-node-<platform>-<arch>, that needs no Node on
-// the host. It is a copy of the Node running this script with a single-executable blob injected:
-// packaging/sea/entry.cjs as the main script and, as assets, what `npm run build` made: the bundle
-// (dist/kube-node.cjs), its V8 code cache (valid because the executable is this very Node) and the
-// help pages (dist/help). Linux only: other platforms need their own injection and signing steps.
+// the host. It is a copy of the embedded Node with a single-executable blob injected:
+// packaging/sea/entry.cjs as the main script and, as assets, the bundle `npm run build` made
+// (dist/kube-node.cjs), a V8 code cache for it made here by the embedded Node (a cache is only valid
+// for the V8 that wrote it) and the help pages (dist/help). The embedded Node is not the one running
+// this script but the current LTS's official binary from the npm registry, pinned by version and
+// integrity in packaging/node/package-lock.json, so the executable carries a Node that still gets
+// security releases whatever Node the build machine has. Linux only: other platforms need their own
+// injection and signing steps.
 import {spawnSync} from 'node:child_process'
 import {chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
@@ -11,6 +15,7 @@ import {fileURLToPath} from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const dist = join(root, 'dist')
+const nodeDir = join(root, 'packaging/node')
 const work = join(dist, 'sea')
 const output = join(dist, `kube-node-${process.platform}-${process.arch}`)
 // The fuse Node looks for to know that a blob was injected (Node's SEA documentation).
@@ -22,23 +27,43 @@ function fail(message) {
 }
 
 /** Runs a build tool; its chatter is shown only when it fails. `install`: where to get it. */
-function tool(command, args, install) {
-  const r = spawnSync(command, args, {encoding: 'utf8'})
+function tool(command, args, install, options = {}) {
+  const r = spawnSync(command, args, {encoding: 'utf8', ...options})
   if (r.error) fail(`cannot run ${command}: ${r.error.message}${install ? ` (${install})` : ''}`)
   if (r.status !== 0) fail(`${command} ${args.join(' ')} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`)
+  return r.stdout
+}
+
+/**
+ * The embedded Node's executable, installed by `npm ci` in packaging/node (which checks the lock's
+ * integrity) when missing or of another version than the lock pins. The registry's packages hold
+ * the binaries of nodejs.org's release tarballs.
+ */
+function embeddedNode() {
+  const name = `node-${process.platform}-${process.arch}`
+  const pinned = JSON.parse(readFileSync(join(nodeDir, 'package-lock.json'), 'utf8')).packages[`node_modules/${name}`]
+  if (!pinned) fail(`packaging/node pins no ${name}: add it to its optionalDependencies`)
+  const installed = join(nodeDir, 'node_modules', name)
+  const version = () => (existsSync(join(installed, 'package.json')) ? JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version : undefined)
+  if (version() !== pinned.version) {
+    const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm']
+    tool(npm[0], [...npm.slice(1), 'ci', '--no-audit', '--no-fund', '--loglevel=error'], 'npm, and the npm registry once', {cwd: nodeDir})
+    if (version() !== pinned.version) fail(`npm ci in packaging/node did not install ${name}@${pinned.version}`)
+  }
+  return join(installed, 'bin/node')
 }
 
 if (process.platform !== 'linux') fail(`builds Linux executables only, not ${process.platform}`)
-// Distribution builds that link Node as a shared library (Debian's own nodejs) cannot carry a blob.
-if (!process.config.variables.single_executable_application || process.config.variables.node_shared) {
-  fail(`this Node (${process.execPath}) cannot make single executables; use a Node from nodejs.org or NodeSource`)
-}
 for (const built of ['kube-node.cjs', 'kube-node.cjs.cache', 'help/_root.txt']) {
   if (!existsSync(join(dist, built))) fail(`dist/${built} is missing: run \`npm run build\` first`)
 }
 
+const node = embeddedNode()
 rmSync(work, {recursive: true, force: true})
 mkdirSync(work, {recursive: true})
+// The bundle's code cache, from the same runs as the build's own but compiled by the embedded Node.
+const cache = join(work, 'kube-node.cjs.cache')
+tool(node, [join(root, 'scripts/code-cache.mjs'), cache])
 const help = Object.fromEntries(
   readdirSync(join(dist, 'help'))
     .filter((f) => f.endsWith('.txt'))
@@ -54,15 +79,16 @@ const config = {
   useCodeCache: true,
   assets: {
     'kube-node.cjs': join(dist, 'kube-node.cjs'),
-    'kube-node.cjs.cache': join(dist, 'kube-node.cjs.cache'),
+    'kube-node.cjs.cache': cache,
     'help.json': join(work, 'help.json'),
   },
 }
 writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2))
-tool(process.execPath, ['--experimental-sea-config', join(work, 'sea-config.json')])
+// The blob must come from the Node it is injected into.
+tool(node, ['--experimental-sea-config', join(work, 'sea-config.json')])
 
 const exe = join(work, 'kube-node')
-copyFileSync(process.execPath, exe)
+copyFileSync(node, exe)
 // Node's symbols and debug information: an eighth of its size, and nothing reads them at run
 // time. Only before the injection: stripping a finished executable makes it crash at start.
 tool('strip', ['--strip-all', '--remove-section=.comment', exe], 'apt-get install binutils')
@@ -71,4 +97,5 @@ tool(process.execPath, [postject, exe, 'NODE_SEA_BLOB', blob, '--sentinel-fuse',
 chmodSync(exe, 0o755)
 renameSync(exe, output)
 rmSync(work, {recursive: true, force: true})
-console.log(`sea: ${output.slice(root.length + 1)} (${(statSync(output).size / 2 ** 20).toFixed(1)} MiB)`)
+const embedded = tool(node, ['-p', 'process.version'])
+console.log(`sea: ${output.slice(root.length + 1)} (${(statSync(output).size / 2 ** 20).toFixed(1)} MiB, Node ${embedded.trim()})`)

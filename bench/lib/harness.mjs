@@ -5,7 +5,7 @@ import {spawn, execFileSync} from 'node:child_process'
 import {randomBytes, randomUUID} from 'node:crypto'
 import {existsSync, readFileSync, statSync} from 'node:fs'
 import {cp, mkdir, mkdtemp, rm, symlink, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {cpus, loadavg, tmpdir} from 'node:os'
 import {join, dirname} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {performance} from 'node:perf_hooks'
@@ -19,9 +19,37 @@ export const COMMAND = ['sh', '-c', "trap 'exit 0' TERM; sleep 3600 & wait"]
 export const CONTAINER = 'sleeper'
 export const BENCH_LABEL = 'kube-node-bench'
 export const TIMEOUT_MS = 180_000
-export const MAX_PODS = 100_000
+// The kubelet's default maxPods: a full node. Only pods recorded under the benchmark's own root dir
+// count for admission, so other users of a shared runtime cannot make it reject the benchmark's.
+export const MAX_PODS = 110
 
 export const log = (msg) => process.stderr.write(`bench: ${msg}\n`)
+
+/** The 1-minute load average, with a warning when it is above the core count (figures then skew). */
+export function checkLoad(when) {
+  const load = loadavg()[0]
+  const cores = cpus().length
+  if (load > cores) log(`warning: load average ${load.toFixed(2)} ${when} is above the ${cores} cores; other work skews the figures`)
+  return load
+}
+
+/**
+ * Where a `kube-node run` spent its time, from its progress lines on stderr (each starts with an
+ * ISO time) and the process's start and exit: `start` until the first pod's first step (Node,
+ * the bundle, the manifests, the first runtime reads), `converge` until the last pod is Running,
+ * `finish` until exit (records flushed, report printed, connection closed).
+ */
+export function commandPhases(stderr, startMs, endMs) {
+  const times = stderr
+    .split('\n')
+    .map((line) => /^(\d{4}-\d\d-\d\dT[\d:.]+Z) (.*)$/.exec(line))
+    .filter(Boolean)
+  if (times.length === 0) return undefined
+  const first = Date.parse(times[0][1])
+  const running = times.filter((m) => / pod is (Running|Ready)/.test(m[2]))
+  const last = Date.parse((running.at(-1) ?? times.at(-1))[1])
+  return {start: (first - startMs) / 1000, converge: (last - first) / 1000, finish: (endMs - last) / 1000}
+}
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
   const m = s.length >> 1
@@ -56,6 +84,7 @@ export async function timeProcess(file, args, {maxRss = false, stdout = false, e
   const useTime = maxRss && existsSync('/usr/bin/time')
   const [cmd, argv] = useTime ? ['/usr/bin/time', ['-f', 'BENCH_MAXRSS_KB=%M', file, ...args]] : [file, args]
   const t0 = performance.now()
+  const startMs = Date.now()
   const {code, out, stderr} = await new Promise((resolve, reject) => {
     const child = spawn(cmd, argv, {stdio: ['ignore', stdout ? 'pipe' : 'ignore', 'pipe'], ...(env ? {env} : {})})
     let out = ''
@@ -66,8 +95,9 @@ export async function timeProcess(file, args, {maxRss = false, stdout = false, e
     child.on('close', (code) => resolve({code, out, stderr}))
   })
   const secs = (performance.now() - t0) / 1000
+  const endMs = Date.now()
   const m = /BENCH_MAXRSS_KB=(\d+)/.exec(stderr)
-  return {secs, code, stdout: out, stderr, maxRssMb: m ? Number(m[1]) / 1024 : undefined}
+  return {secs, code, stdout: out, stderr, startMs, endMs, maxRssMb: m ? Number(m[1]) / 1024 : undefined}
 }
 
 /** The last lines of a process's stderr, for an error message. */
@@ -78,7 +108,7 @@ export const tail = (stderr, n = 3) => stderr.trim().split('\n').slice(-n).join(
  * the floor's CRI client. `prefix` starts the pod names (the leftover check counts by it).
  * Throws with "cannot load kube-node …" when dist/ is missing or broken (the work dir is removed).
  */
-export async function openHarness({endpoint, source = REPO, snapshot = true, nodeName = 'bench', prefix = 'knb'}) {
+export async function openHarness({endpoint, source = REPO, snapshot = true, nodeName = 'bench', prefix = 'knb', maxPods = MAX_PODS}) {
   const ENDPOINT = endpoint
   const SOURCE = source
   const NODE_NAME = nodeName
@@ -161,7 +191,11 @@ export async function openHarness({endpoint, source = REPO, snapshot = true, nod
   const BUILD = buildInfo()
   const baseCommand = readFileSync(join(ROOT, 'dist', 'cli', 'base-command.js'), 'utf8')
   // Older builds have no --max-pods flag.
-  const CLI_MAX_PODS = baseCommand.includes("'max-pods'") ? ['--max-pods', String(MAX_PODS)] : []
+  const CLI_MAX_PODS = baseCommand.includes("'max-pods'") ? ['--max-pods', String(maxPods)] : []
+  // `run` judges a pod only after it has run steadily for --stable-for (5 s by default): the
+  // benchmark measures convergence, as the in-process path does (stableForMs 0).
+  const runCommand = existsSync(join(ROOT, 'dist/commands/run.js')) ? readFileSync(join(ROOT, 'dist/commands/run.js'), 'utf8') : ''
+  const CLI_STABLE_FOR = runCommand.includes("'stable-for'") ? ['--stable-for', '0'] : []
   // The CLI's default parallelism, as the build has it (read, not imported: importing runs oclif).
   const cliParallelism = Number(/\bparallelism:\s*(\d+)/.exec(baseCommand)?.[1]) || undefined
   const floorRt = createGrpcRuntime({runtimeEndpoint: ENDPOINT, callTimeoutMs: 60_000})
@@ -320,7 +354,7 @@ spec:
       clusterDomain: 'cluster.local',
       parallelism,
       // Other pods on a shared runtime must not make admission reject the benchmark's.
-      maxPods: MAX_PODS,
+      maxPods,
       ...node,
     }
   }
@@ -378,11 +412,11 @@ spec:
    * pods are removed afterwards, untimed, unless `keep` (then the caller removes them with downDir).
    */
   async function commandRun(dir, {node = {}, keep = false} = {}) {
-    const args = [join(ROOT, 'bin/run.js'), 'run', '-f', dir, ...cliFlags(node), '--timeout', `${TIMEOUT_MS / 1000}s`, ...CLI_MAX_PODS]
+    const args = [join(ROOT, 'bin/run.js'), 'run', '-f', dir, ...cliFlags(node), '--timeout', `${TIMEOUT_MS / 1000}s`, ...CLI_MAX_PODS, ...CLI_STABLE_FOR]
     try {
-      const {secs, code, stderr, maxRssMb} = await timeProcess(process.execPath, args, {maxRss: true})
+      const {secs, code, stderr, maxRssMb, startMs, endMs} = await timeProcess(process.execPath, args, {maxRss: true})
       if (code !== 0) throw new Error(`kube-node run exited ${code}: ${tail(stderr)}`)
-      return {secs, maxRssMb}
+      return {secs, maxRssMb, phases: commandPhases(stderr, startMs, endMs)}
     } finally {
       if (!keep) await downDir(dir, node)
     }
@@ -467,6 +501,8 @@ spec:
     root: ROOT,
     build: BUILD,
     cliMaxPods: CLI_MAX_PODS,
+    cliStableFor: CLI_STABLE_FOR,
+    maxPods,
     cliParallelism,
     floorRt,
     createGrpcRuntime,

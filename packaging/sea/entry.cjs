@@ -26,13 +26,15 @@ if ((last === '--help' || last === '-h') && words.every((w) => /^[a-z][a-z-]*$/.
 // Not a file on disk: it names the bundle in stack traces and anchors its require() as
 // dist/kube-node.cjs anchors bin/run.js's.
 const file = join(root, 'kube-node.cjs')
-// The code cache was made by the Node this executable was copied from, so V8 accepts it.
+// The code cache was made by the Node this executable was copied from (scripts/sea.mjs), so V8 accepts it.
 const script = new vm.Script(Module.wrap(sea.getAsset('kube-node.cjs', 'utf8')), {
   filename: file,
   cachedData: Buffer.from(sea.getAsset('kube-node.cjs.cache')),
   // As in bin/run.js: an import() left in the bundle goes to Node's own ESM loader.
   importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
 })
+// For the packaging test: a cache V8 turned down would silently cost every start its compile.
+if (process.env.KUBE_NODE_DEBUG_CODE_CACHE) process.stderr.write(`code cache ${script.cachedDataRejected ? 'rejected' : 'accepted'}\n`)
 const bundle = new Module(file)
 bundle.filename = file
 bundle.paths = Module._nodeModulePaths(root)

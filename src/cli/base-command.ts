@@ -116,7 +116,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       serializeImagePulls: kc.serializeImagePulls ?? true,
       seccompDefault: kc.seccompDefault ?? true,
       maxContainerRestartPeriodMs: kc.maxContainerRestartPeriodMs,
-      parallelism: 8,
+      // Measured (README, Performance): 8 and 16 tie on a quiet node, and 16 converges 110 pods
+      // 20% sooner than 8 on a loaded one, where more calls in flight keep containerd busy.
+      parallelism: 16,
       // Only run, plan, validate and watch have the flag, which has no default: unset, the file decides.
       validate: (f as {validate?: ValidationMode}).validate ?? kc.staticPodValidation ?? 'strict',
     }

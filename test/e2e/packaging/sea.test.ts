@@ -21,9 +21,16 @@ const commands = Object.keys((JSON.parse(readFileSync(join(ROOT, 'oclif.manifest
 const env = {NO_COLOR: '1', OCLIF_COLUMNS: '80', HOME: join(dirs.work, 'home')}
 /** The single executable, found on a PATH that has nothing else. */
 const sea = (args: string[], extra: Record<string, string> = {}) => run('kube-node', args, {cleanEnv: true, env: {...env, ...extra, PATH: binDir}})
-/** The repository's bin/run.js. */
-const node = (args: string[], extra: Record<string, string> = {}) =>
-  run(process.execPath, [join(ROOT, 'bin/run.js'), ...args], {cleanEnv: true, env: {...env, ...extra, PATH: '/usr/bin:/bin'}})
+/** The repository's bin/run.js, its output as the executable would print it. */
+const node = async (args: string[], extra: Record<string, string> = {}) => {
+  const r = await run(process.execPath, [join(ROOT, 'bin/run.js'), ...args], {cleanEnv: true, env: {...env, ...extra, PATH: '/usr/bin:/bin'}})
+  return {...r, stdout: asEmbedded(r.stdout), stderr: asEmbedded(r.stderr)}
+}
+// The executable embeds the Node that packaging/node pins, not the one running the tests, and says
+// so where kube-node names its Node (the version line of --help and --version).
+const lock = JSON.parse(readFileSync(join(ROOT, 'packaging/node/package-lock.json'), 'utf8')) as {packages: Record<string, {version: string}>}
+const embedded = `v${lock.packages[`node_modules/node-${process.platform}-${process.arch}`]!.version}`
+const asEmbedded = (text: string) => text.replaceAll(`node-${process.version}`, `node-${embedded}`)
 
 beforeAll(async () => {
   await packageBuilt('sea')
@@ -46,6 +53,13 @@ describe('the single executable', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toBe((await node(['version', '-o', 'json', ...globals(place)])).stdout)
     expect(JSON.parse(r.stdout)).toMatchObject({runtime: {runtimeName: 'containerd'}})
+  })
+
+  it('embeds the pinned LTS Node, and V8 takes the code cache built for it', async () => {
+    const r = await sea(['--version'], {KUBE_NODE_DEBUG_CODE_CACHE: '1'})
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toContain(`node-${embedded}`)
+    expect(r.stderr).toBe('code cache accepted\n')
   })
 
   it.each([[''], ...commands.map((c) => [c])])('`%s --help` is byte for byte the help of bin/run.js', async (id) => {

@@ -2,7 +2,6 @@
 // process and exits; the lock belongs to the open file description, which stays ours, so the
 // kernel releases it when our descriptor closes, however this process ends (kill -9 included).
 // Whether another process holds one is read from /proc (its fd and fdinfo), not by locking.
-import {spawn} from 'node:child_process'
 import {readdir, readFile, stat} from 'node:fs/promises'
 import {KubeNodeError} from '../util/errors.js'
 
@@ -16,7 +15,9 @@ const FLOCK_PATHS = ['flock', '/usr/bin/flock', '/bin/flock']
 /** flock(1) exits 1 when `-n` finds the lock taken. */
 const CONFLICT_EXIT = 1
 
-function runFlock(file: string, fd: number): Promise<number> {
+async function runFlock(file: string, fd: number): Promise<number> {
+  // Loaded on first use: `run` and the readers import the lock module only to ask who holds it.
+  const {spawn} = await import('node:child_process')
   return new Promise((resolve, reject) => {
     // The descriptor becomes the child's fd 3; `flock -n -x 3` locks it and exits at once.
     const child = spawn(file, ['-n', '-x', '3'], {stdio: ['ignore', 'ignore', 'pipe', fd]})

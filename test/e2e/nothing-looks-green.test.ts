@@ -203,7 +203,8 @@ describe('nothing looks green that is not (real containerd)', () => {
       const r = await kn(['get', 'pods'])
       return /web-green\s+1\/1\s+Running\s/.test(r.stdout) ? true : undefined
     }, 30_000, 'web Running again')
-    expect((await kn(['events', 'web'])).stdout).toMatch(/Normal +ManifestValid +pod\/web-green +the manifest is valid again/)
+    // Events are written a moment after the status that follows them.
+    await eventually(async () => (/Normal +ManifestValid +pod\/web-green +the manifest is valid again/.test((await kn(['events', 'web'])).stdout) ? true : undefined), 10_000, 'the ManifestValid event')
   })
 
   it('a pod held by start-after shows STATUS StartAfter, its labels, annotations and command', async () => {

@@ -109,9 +109,12 @@ describe('watch, get, describe and /pods tell the same truth (real containerd)',
   it('a pull failure: ErrImagePull or ImagePullBackOff, in get, describe and /pods alike', async () => {
     const s = await agreed('ghost', (p) => /ErrImagePull|ImagePullBackOff/.test(container(p)?.state['waiting']?.reason ?? ''), 'ghost waiting on its image')
     expect(s).toMatch(/main:waiting:(ErrImagePull|ImagePullBackOff):ready=false/)
-    const text = await describeText('ghost')
+    // Events are written a moment after the status: describe shows them once they are.
+    const text = await eventually(async () => {
+      const t = await describeText('ghost')
+      return /Warning +Failed .*Failed to pull image "localhost:5000\/does-not-exist:1"/.test(t) ? t : undefined
+    }, 10_000, 'the Failed event in describe')
     expect(text).toMatch(/Reason: +(ErrImagePull|ImagePullBackOff)/)
-    expect(text).toMatch(/Warning +Failed .*Failed to pull image "localhost:5000\/does-not-exist:1"/)
     const events = await kn(dirs, ['events', 'ghost', '-o', 'json'])
     expect((JSON.parse(events.stdout) as {items: {reason: string}[]}).items.map((e) => e.reason)).toEqual(expect.arrayContaining(['Pulling', 'Failed']))
   })

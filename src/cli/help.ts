@@ -22,7 +22,7 @@ export class KubeNodeHelp extends Help {
 
   override async showRootHelp(): Promise<void> {
     await super.showRootHelp()
-    // Every command has the global flags: any one's page has the full section.
+    // Every command has the global flags: each one's page has the full section.
     const any = this.config.commands.find((c) => Object.values(c.flags).some((f) => f.helpGroup === 'GLOBAL'))
     const section = any ? globalSection(super.formatCommand(any)) : ''
     if (section) this.log(section.replace(/^\n/, '') + '\n')

@@ -4,6 +4,7 @@
 // commas. A malformed selector is invalid input (exit 2), named by its flag. Pure.
 import type {Pod} from '../../api/types.js'
 import {InvalidInputError} from '../../util/errors.js'
+import {isLabelKey, isLabelValue, selectorTerms} from '../../util/selector-syntax.js'
 
 export type LabelRequirement =
   | {op: 'eq' | 'neq'; key: string; value: string}
@@ -16,9 +17,6 @@ export interface FieldRequirement {
   value: string
 }
 
-// A qualified name with an optional DNS-subdomain prefix, and a label value (may be empty).
-const KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/
-const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/
 
 /** The fields kubectl (the API server) supports in a pod field selector. */
 export const POD_FIELDS: readonly string[] = [
@@ -33,38 +31,20 @@ export const POD_FIELDS: readonly string[] = [
   'status.nominatedNodeName',
 ]
 
-/** Splits on commas outside parentheses. */
-function splitTop(text: string): string[] {
-  const parts: string[] = []
-  let depth = 0
-  let start = 0
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]
-    if (ch === '(') depth++
-    else if (ch === ')') depth--
-    else if (ch === ',' && depth === 0) {
-      parts.push(text.slice(start, i))
-      start = i + 1
-    }
-  }
-  parts.push(text.slice(start))
-  return parts.map((p) => p.trim())
-}
-
 function bad(flag: string, text: string, why: string): InvalidInputError {
   return new InvalidInputError(`${flag}: ${JSON.stringify(text)} is not a selector: ${why}`)
 }
 
 export function parseLabelSelector(text: string, flag = '--selector'): LabelRequirement[] {
   if (text.trim() === '') return []
-  return splitTop(text).map((part): LabelRequirement => {
+  return selectorTerms(text).map((part): LabelRequirement => {
     if (part === '') throw bad(flag, text, 'an empty requirement between commas')
     const key = (k: string): string => {
-      if (k.length > 316 || !KEY.test(k)) throw bad(flag, text, `invalid label key ${JSON.stringify(k)}`)
+      if (!isLabelKey(k)) throw bad(flag, text, `invalid label key ${JSON.stringify(k)}`)
       return k
     }
     const value = (v: string): string => {
-      if (v.length > 63 || !VALUE.test(v)) throw bad(flag, text, `invalid label value ${JSON.stringify(v)}`)
+      if (!isLabelValue(v)) throw bad(flag, text, `invalid label value ${JSON.stringify(v)}`)
       return v
     }
     const set = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(part)
@@ -104,7 +84,7 @@ export function matchesLabels(selector: readonly LabelRequirement[], labels: Rea
 /** Parses a field selector; every field must be one of `supported` (kubectl's list for the resource). */
 export function parseFieldSelector(text: string, supported: readonly string[], resource = 'pods'): FieldRequirement[] {
   if (text.trim() === '') return []
-  return splitTop(text).map((part) => {
+  return selectorTerms(text).map((part) => {
     const m = /^([^!=\s]+)\s*(==|!=|=)\s*(.*)$/.exec(part)
     if (!m) throw bad('--field-selector', text, `expected field=value or field!=value in ${JSON.stringify(part)}`)
     const field = m[1]!

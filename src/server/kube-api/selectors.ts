@@ -3,6 +3,7 @@
 // matched against an object. The grammar is apimachinery's (labels/selector.go, fields/selector.go),
 // without the rarely used `<`/`>`. Pure.
 import {badRequest} from './status.js'
+import {isLabelKey, isLabelValue, selectorTerms} from '../../util/selector-syntax.js'
 
 export type LabelRequirement =
   | {op: 'eq' | 'neq'; key: string; value: string}
@@ -11,40 +12,20 @@ export type LabelRequirement =
 
 export type LabelSelector = LabelRequirement[]
 
-const KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/
-const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/
-
-/** Splits on commas outside parentheses. */
-function splitTop(text: string): string[] {
-  const parts: string[] = []
-  let depth = 0
-  let start = 0
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]
-    if (ch === '(') depth++
-    else if (ch === ')') depth--
-    else if (ch === ',' && depth === 0) {
-      parts.push(text.slice(start, i))
-      start = i + 1
-    }
-  }
-  parts.push(text.slice(start))
-  return parts.map((p) => p.trim()).filter((p) => p !== '')
-}
 
 function checkKey(key: string): string {
-  if (key.length > 316 || !KEY.test(key)) throw badRequest(`unable to parse requirement: invalid label key "${key}"`)
+  if (!isLabelKey(key)) throw badRequest(`unable to parse requirement: invalid label key "${key}"`)
   return key
 }
 
 function checkValue(value: string): string {
-  if (value.length > 63 || !VALUE.test(value)) throw badRequest(`unable to parse requirement: invalid label value "${value}"`)
+  if (!isLabelValue(value)) throw badRequest(`unable to parse requirement: invalid label value "${value}"`)
   return value
 }
 
 export function parseLabelSelector(text: string | undefined): LabelSelector {
   if (!text) return []
-  return splitTop(text).map((part): LabelRequirement => {
+  return selectorTerms(text).filter((p) => p !== '').map((part): LabelRequirement => {
     const set = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(part)
     if (set) {
       const values = set[3]!.split(',').map((v) => checkValue(v.trim()))
@@ -90,7 +71,7 @@ export type FieldSelector = FieldRequirement[]
 /** Parses a field selector and checks every field is one the resource supports. */
 export function parseFieldSelector(text: string | undefined, supported: ReadonlySet<string>): FieldSelector {
   if (!text) return []
-  return splitTop(text).map((part) => {
+  return selectorTerms(text).filter((p) => p !== '').map((part) => {
     const m = /^([^!=\s]+)\s*(==|!=|=)\s*(.*)$/.exec(part)
     if (!m) throw badRequest(`invalid selector: '${part}'; can't understand '${part}'`)
     const field = m[1]!

@@ -1,17 +1,26 @@
 import {defineConfig} from 'vitest/config'
 
 // End-to-end tests: a real containerd started by scripts/runtime.sh, the built CLI in bin/run.js.
-// They share one runtime, so files run one after another. The packaging files (test/e2e/packaging)
-// run last: their packages are built once, from the start of the run, beside the other files
-// (test/e2e/packaging/build.ts).
+// Each file runs as a node of its own (test/e2e/support.ts) with its own root and log dirs, so
+// files run side by side against the one runtime: they mostly wait on containerd and on the pods'
+// own timers, so more files than cores run at once. Two groups follow the parallel one, in order:
+// the packaging files (test/e2e/packaging), whose packages are built once, from the start of the
+// run, beside the other files (test/e2e/packaging/build.ts); and runtime-restart.test.ts, which
+// kills the runtime everyone shares and so runs alone, last (scripts/test.sh also runs it only
+// after the adversarial suite).
+const E2E_WORKERS = Number(process.env['KUBE_NODE_E2E_WORKERS'] ?? 4)
+
 export default defineConfig({
   test: {
     environment: 'node',
-    fileParallelism: false,
+    pool: 'forks',
+    fileParallelism: true,
+    maxWorkers: E2E_WORKERS,
+    minWorkers: 1,
     testTimeout: 120_000,
     hookTimeout: 180_000,
     projects: [
-      {extends: true, test: {name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: ['test/e2e/packaging/**']}},
+      {extends: true, test: {name: 'e2e', include: ['test/e2e/**/*.test.ts'], exclude: ['test/e2e/packaging/**', 'test/e2e/runtime-restart.test.ts']}},
       {
         extends: true,
         test: {
@@ -21,6 +30,7 @@ export default defineConfig({
           sequence: {groupOrder: 1},
         },
       },
+      {extends: true, test: {name: 'runtime-restart', include: ['test/e2e/runtime-restart.test.ts'], sequence: {groupOrder: 2}}},
     ],
   },
 })

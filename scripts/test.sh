@@ -62,10 +62,21 @@ e2e_rc=0
 if [ "$(id -u)" = 0 ] && [ "${KUBE_NODE_SKIP_E2E:-}" != 1 ]; then
   bash scripts/runtime.sh up
   eval "$(bash scripts/runtime.sh env)"
-  section end-to-end tests
-  npx vitest run --config vitest.e2e.config.ts --reporter=default --reporter=json --outputFile="$report_dir/e2e.json" || e2e_rc=$?
-  section adversarial tests
-  npx vitest run --config vitest.adversarial.config.ts --reporter=default --reporter=json --outputFile="$report_dir/adversarial.json" || e2e_rc=$?
+  # The end-to-end files (each its own node, side by side) and the adversarial suite run at the
+  # same time: both mostly wait on containerd. The adversarial output is held back and printed
+  # after the end-to-end output, so that neither is interleaved with the other. Last and alone,
+  # runtime-restart.test.ts, which kills the runtime the others use.
+  section end-to-end and adversarial tests
+  npx vitest run --config vitest.adversarial.config.ts --reporter=default --reporter=json --outputFile="$report_dir/adversarial.json" >"$report_dir/adversarial.log" 2>&1 &
+  adversarial_pid=$!
+  npx vitest run --config vitest.e2e.config.ts --project e2e --project packaging --reporter=default --reporter=json --outputFile="$report_dir/e2e.json" || e2e_rc=$?
+  adversarial_rc=0
+  wait "$adversarial_pid" || adversarial_rc=$?
+  section adversarial tests, as they ran beside the end-to-end tests
+  cat "$report_dir/adversarial.log"
+  [ "$adversarial_rc" = 0 ] || e2e_rc=$adversarial_rc
+  section runtime restart tests
+  npx vitest run --config vitest.e2e.config.ts --project runtime-restart --reporter=default --reporter=json --outputFile="$report_dir/runtime-restart.json" || e2e_rc=$?
 else
   echo "end-to-end tests need root and the private containerd; skipped (KUBE_NODE_SKIP_E2E=${KUBE_NODE_SKIP_E2E:-})"
   if [ -n "$CI" ]; then echo "CI must run the end-to-end tests" >&2; e2e_rc=1; fi
@@ -83,6 +94,6 @@ node -e '
     if (r.numFailedTests === 0) failed += r.numFailedTestSuites || 0;
   }
   console.log(`tests: ${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
-' "$report_dir/unit.json" "$report_dir/e2e.json" "$report_dir/adversarial.json"
+' "$report_dir/unit.json" "$report_dir/e2e.json" "$report_dir/adversarial.json" "$report_dir/runtime-restart.json"
 
 [ "$unit_rc" = 0 ] && [ "$e2e_rc" = 0 ]

@@ -37,10 +37,15 @@ export function podFromRuntime(rp: RuntimePod): StaticPod {
   }
 }
 
-/** A minimal spec from a status record, for a pod that never reached the runtime (refused by admission). */
-export function podFromRecord(record: StatusRecord): StaticPod {
+/**
+ * A minimal spec from a status record, for a pod that never reached the runtime (refused by
+ * admission). The record holds the full name `<manifest name>-<node name>`; node names have dashes
+ * of their own (`control-plane-1`), so the node's name is cut off whole.
+ */
+export function podFromRecord(record: StatusRecord, nodeName: string): StaticPod {
   const containers = (record.status.containerStatuses ?? []).map((c) => ({name: c.name, image: c.image}))
-  const manifestName = record.name.replace(/-[^-]+$/, '')
+  const suffix = `-${nodeName}`
+  const manifestName = record.name.endsWith(suffix) ? record.name.slice(0, -suffix.length) : record.name
   return {
     manifestName,
     source: {kind: 'file', location: '', document: 0},
@@ -96,7 +101,7 @@ export async function listManagedPods(node: KubeNode, only?: DetailOptions): Pro
   const recordOnly = [...byUid.values()]
     .filter(({record}) => !seen.has(record.uid) && record.name.endsWith(`-${nodeName}`))
     .map(({record, sp}) => {
-      const spec = sp ?? podFromRecord(record)
+      const spec = sp ?? podFromRecord(record, nodeName)
       return {observed: nothingRuns(spec), sp: spec, record}
     })
   return [...inRuntime, ...recordOnly]

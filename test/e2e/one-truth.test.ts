@@ -50,13 +50,15 @@ spec:
 ${container}`
 
 // The readiness probe counts its runs in /tmp/probe-runs: any run not from watch's prober shows.
+// Probes get 5 s to answer: an exec on a loaded machine (other test files run beside this one) can
+// take over the default 1 s, and a time-out would flap readiness while the test waits for a value.
 const PROBED = podYaml(
   'probed',
   `  - name: main
     image: ${BUSYBOX}
     command: [sh, -c, "while true; do sleep 1; done"]
-    readinessProbe: {exec: {command: [sh, -c, "echo run >> /tmp/probe-runs; test -f /tmp/ready"]}, periodSeconds: 1, failureThreshold: 1}
-    livenessProbe: {exec: {command: [sh, -c, "test ! -f /tmp/die"]}, periodSeconds: 1, failureThreshold: 1}
+    readinessProbe: {exec: {command: [sh, -c, "echo run >> /tmp/probe-runs; test -f /tmp/ready"]}, periodSeconds: 1, timeoutSeconds: 5, failureThreshold: 1}
+    livenessProbe: {exec: {command: [sh, -c, "test ! -f /tmp/die"]}, periodSeconds: 1, timeoutSeconds: 5, failureThreshold: 1}
 `,
 )
 const CRASHER = podYaml('crasher', `  - {name: main, image: ${BUSYBOX}, command: [sh, -c, "exit 1"]}\n`)
@@ -84,7 +86,10 @@ describe('watch, get, describe and /pods tell the same truth (real containerd)',
     }, 60_000, `${what}: get and /pods agreeing`)
   }
   const container = (pod: PodJson): ContainerView | undefined => pod.status.containerStatuses?.[0]
-  const exec = (pod: string, cmd: string): Promise<unknown> => kn(dirs, ['exec', pod, '--', 'sh', '-c', cmd])
+  async function exec(pod: string, cmd: string): Promise<void> {
+    const r = await kn(dirs, ['exec', pod, '--', 'sh', '-c', cmd])
+    expect(r.code, `exec ${cmd}: ${r.stderr}`).toBe(0)
+  }
   async function describeText(name: string): Promise<string> {
     const r = await kn(dirs, ['describe', 'pod', name])
     expect(r.code, r.stderr).toBe(0)

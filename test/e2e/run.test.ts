@@ -75,7 +75,7 @@ describe('kube-node run (real containerd)', () => {
     expect(Date.now() - started).toBeLessThan(60_000)
     const pod = (JSON.parse(r.stdout) as {items: PodJson[]}).items[0]!
     expect(pod.status.containerStatuses?.[0]?.state['waiting']?.reason).toBe('ErrImagePull')
-    expect(r.stderr).toMatch(/missing-e2e.*ErrImagePull/)
+    expect(r.stderr).toMatch(new RegExp(`missing-${NODE}.*ErrImagePull`))
   })
 
   it('get pods -o json prints a v1 PodList with kubelet-style status', async () => {
@@ -127,7 +127,7 @@ describe('kube-node run (real containerd)', () => {
     const manifest = writeManifest(dirs.work, 'crash.yaml', podYaml('crash', {restartPolicy: 'OnFailure', command: 'exit 3'}))
     const r = await kn(dirs, ['run', '-f', manifest, '--timeout', '6s'])
     expect(r.code).toBe(1)
-    expect(r.stdout).toMatch(/crash-e2e\s+0\/1\s+(CrashLoopBackOff|Error)\s+[1-9]/)
-    expect(r.stderr).toMatch(/crash-e2e did not reach its goal/)
+    expect(r.stdout).toMatch(new RegExp(`crash-${NODE}\\s+0/1\\s+(CrashLoopBackOff|Error)\\s+[1-9]`))
+    expect(r.stderr).toMatch(new RegExp(`crash-${NODE} did not reach its goal`))
   })
 })

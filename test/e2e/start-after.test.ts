@@ -37,7 +37,7 @@ describe('start-after (real containerd)', () => {
     const files = [writeManifest(dirs.work, 'app.yaml', second), writeManifest(dirs.work, 'db.yaml', first)]
     const plan = await kn(dirs, ['plan', ...files.flatMap((f) => ['-f', f])])
     expect(plan.code, plan.stderr).toBe(0)
-    expect(plan.stdout).toMatch(/order-db-e2e[\s\S]*order-app-e2e\s+waits for "order-db" to be Ready \(kube-node.io\/start-after\), then:/)
+    expect(plan.stdout).toMatch(new RegExp(`order-db-${NODE}[\\s\\S]*order-app-${NODE}\\s+waits for "order-db" to be Ready \\(kube-node.io/start-after\\), then:`))
 
     const r = await kn(dirs, ['run', '--wait', 'running', '--timeout', '60s', ...files.flatMap((f) => ['-f', f])])
     expect(r.code, r.stderr + r.stdout).toBe(0)

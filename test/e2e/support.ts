@@ -9,7 +9,11 @@ import {basename, join, resolve} from 'node:path'
 export const ROOT = resolve(import.meta.dirname, '../..')
 export const SOCKET = '/run/kube-node-e2e/containerd.sock'
 export const ENDPOINT = process.env['CONTAINER_RUNTIME_ENDPOINT'] ?? `unix://${SOCKET}`
-export const NODE = 'e2e'
+/**
+ * The node this test file's kube-node runs as: one per file, so files run side by side against the
+ * one runtime (vitest.e2e.config.ts) and never see, adopt or take down each other's pods.
+ */
+export const NODE = `e2e-${basename(expect.getState().testPath ?? 'shared').replace(/\.test\.ts$/, '').slice(0, 12).replace(/-$/, '')}`
 export const BUSYBOX = 'localhost:5000/busybox:latest'
 
 /**

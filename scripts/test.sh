@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run) and as the README's second command: installs the
-# project's dependencies, builds, type-checks, checks import cycles and layer rules, runs unit and integration
-# tests, sets up a private containerd (scripts/runtime.sh) and runs the end-to-end tests and the
-# adversarial suite (hostile and careless input, test/adversarial) against it.
+# project's dependencies, builds, sets up a private containerd (scripts/runtime.sh) and starts the
+# end-to-end tests and the adversarial suite (hostile and careless input, test/adversarial) against
+# it, and meanwhile type-checks, checks import cycles and layer rules and runs the unit and
+# integration tests.
 # The last line is "tests: N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,12 +21,8 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm install --no-audit --no-fund
 fi
 
-section build and static checks
+section build
 npm run --silent build
-npm run --silent typecheck
-npm run --silent cycles
-# The import rules of ARCHITECTURE.md (.dependency-cruiser.cjs): a violation names its rule.
-npm run --silent layers
 
 section test tools
 # Real tools the tests run, from Debian, installed once (as root) before any test needs them.
@@ -53,33 +50,53 @@ if [ "$(id -u)" = 0 ]; then
   fi
 fi
 
+# The end-to-end files (each its own node, side by side) and the adversarial suite mostly wait on
+# containerd, so they start first, in the background, and the CPU-bound checks (types, import
+# cycles, layer rules, unit and integration tests) run meanwhile. Each background suite's output is
+# held back and printed after the foreground's, so that none is interleaved with another. Last and
+# alone, runtime-restart.test.ts, which kills the runtime the others use.
+e2e_rc=0
+run_e2e=0
+if [ "$(id -u)" = 0 ] && [ "${KUBE_NODE_SKIP_E2E:-}" != 1 ]; then
+  run_e2e=1
+  section real runtime
+  bash scripts/runtime.sh up
+  eval "$(bash scripts/runtime.sh env)"
+  section end-to-end and adversarial tests start in the background
+  node_modules/.bin/vitest run --config vitest.e2e.config.ts --project e2e --project packaging --reporter=default --reporter=json --outputFile="$report_dir/e2e.json" >"$report_dir/e2e.log" 2>&1 &
+  e2e_pid=$!
+  node_modules/.bin/vitest run --config vitest.adversarial.config.ts --reporter=default --reporter=json --outputFile="$report_dir/adversarial.json" >"$report_dir/adversarial.log" 2>&1 &
+  adversarial_pid=$!
+  # A failed check below must not leave the suites running on (vitest itself, not an npx in front,
+  # so that the signal reaches the process that stops its workers).
+  trap 'kill "$e2e_pid" "$adversarial_pid" 2>/dev/null || true; rm -rf "$report_dir"' EXIT
+else
+  echo "end-to-end tests need root and the private containerd; skipped (KUBE_NODE_SKIP_E2E=${KUBE_NODE_SKIP_E2E:-})"
+  if [ -n "$CI" ]; then echo "CI must run the end-to-end tests" >&2; e2e_rc=1; fi
+fi
+
+section static checks
+npm run --silent typecheck
+npm run --silent cycles
+# The import rules of ARCHITECTURE.md (.dependency-cruiser.cjs): a violation names its rule.
+npm run --silent layers
+
 section unit and integration tests
 unit_rc=0
 npx vitest run --reporter=default --reporter=json --outputFile="$report_dir/unit.json" || unit_rc=$?
 
-section real runtime
-e2e_rc=0
-if [ "$(id -u)" = 0 ] && [ "${KUBE_NODE_SKIP_E2E:-}" != 1 ]; then
-  bash scripts/runtime.sh up
-  eval "$(bash scripts/runtime.sh env)"
-  # The end-to-end files (each its own node, side by side) and the adversarial suite run at the
-  # same time: both mostly wait on containerd. The adversarial output is held back and printed
-  # after the end-to-end output, so that neither is interleaved with the other. Last and alone,
-  # runtime-restart.test.ts, which kills the runtime the others use.
-  section end-to-end and adversarial tests
-  npx vitest run --config vitest.adversarial.config.ts --reporter=default --reporter=json --outputFile="$report_dir/adversarial.json" >"$report_dir/adversarial.log" 2>&1 &
-  adversarial_pid=$!
-  npx vitest run --config vitest.e2e.config.ts --project e2e --project packaging --reporter=default --reporter=json --outputFile="$report_dir/e2e.json" || e2e_rc=$?
+if [ "$run_e2e" = 1 ]; then
+  section end-to-end tests, as they ran in the background
+  wait "$e2e_pid" || e2e_rc=$?
+  cat "$report_dir/e2e.log"
   adversarial_rc=0
   wait "$adversarial_pid" || adversarial_rc=$?
-  section adversarial tests, as they ran beside the end-to-end tests
+  section adversarial tests, as they ran in the background
   cat "$report_dir/adversarial.log"
   [ "$adversarial_rc" = 0 ] || e2e_rc=$adversarial_rc
+  trap 'rm -rf "$report_dir"' EXIT
   section runtime restart tests
   npx vitest run --config vitest.e2e.config.ts --project runtime-restart --reporter=default --reporter=json --outputFile="$report_dir/runtime-restart.json" || e2e_rc=$?
-else
-  echo "end-to-end tests need root and the private containerd; skipped (KUBE_NODE_SKIP_E2E=${KUBE_NODE_SKIP_E2E:-})"
-  if [ -n "$CI" ]; then echo "CI must run the end-to-end tests" >&2; e2e_rc=1; fi
 fi
 
 section summary

@@ -7,7 +7,7 @@ import type {Clock} from '../util/clock.js'
 import {errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
 import {readNodeUsage, type ReadText} from './node-usage.js'
-import {renderResourceMetrics} from './resource-metrics.js'
+import {renderResourceMetrics} from './resources.js'
 
 export interface ResourceCollectorDeps {
   runtime: Pick<RuntimeService, 'listContainerStats'>

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {createProbeMetrics} from '../../../src/node/probe-metrics.js'
+import {createProbeMetrics} from '../../../src/metrics/probes.js'
 import type {ProbeIdentity} from '../../../src/prober/metrics.js'
 
 const web: ProbeIdentity = {probeType: 'readiness', container: 'app', pod: 'web-n1', namespace: 'default', podUid: 'u1'}

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {createMetrics, runtimeOperationType} from '../../../src/node/metrics.js'
+import {createMetrics} from '../../../src/metrics/metrics.js'
+import {runtimeOperationType} from '../../../src/metrics/cri.js'
 
 /** The value of one series in exposition text, e.g. `kubelet_running_pods` or `x{a="b"}`. */
 function sample(text: string, series: string): number | undefined {

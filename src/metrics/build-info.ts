@@ -1,7 +1,7 @@
 // The labels of kubernetes_build_info, filled with kube-node's own build: dashboards that group
 // nodes by version find kube-node under its own version, never under a Kubernetes one it is not.
 // The Go-specific labels say what runs instead (go_version: the Node.js version, compiler: node).
-// Pure.
+import {Gauge, type Registry} from 'prom-client'
 
 export const BUILD_INFO_LABELS = ['major', 'minor', 'git_version', 'git_commit', 'git_tree_state', 'build_date', 'go_version', 'compiler', 'platform'] as const
 export type BuildInfo = Record<(typeof BUILD_INFO_LABELS)[number], string>
@@ -22,4 +22,14 @@ export function buildInfo(version: string, nodeVersion: string, platform: string
     compiler: 'node',
     platform: `${platform}/${GOARCH[arch] ?? arch}`,
   }
+}
+
+/** kubernetes_build_info for kube-node `version` on this process's Node.js, platform and architecture. */
+export function buildInfoMetric(registers: Registry[], version: string): void {
+  new Gauge({
+    name: 'kubernetes_build_info',
+    help: "A metric with a constant '1' value labeled by major, minor, git version, git commit, git tree state, build date, Go version, and compiler from which Kubernetes was built, and platform on which it is running.",
+    labelNames: BUILD_INFO_LABELS,
+    registers,
+  }).set(buildInfo(version, process.version, process.platform, process.arch), 1)
 }

@@ -5,14 +5,13 @@
 import {Counter, Histogram, Registry} from 'prom-client'
 import type {ProbeIdentity, ProbeMetrics} from '../prober/metrics.js'
 import type {ProbeType} from '../prober/probe.js'
+import {DEF_BUCKETS} from './buckets.js'
 
 export interface ProbeMetricsEndpoint extends ProbeMetrics {
   text(): Promise<string>
   readonly contentType: string
 }
 
-// The kubelet's default buckets (prometheus.DefBuckets).
-const DEF_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 const RESULTS = ['successful', 'failed', 'unknown'] as const
 
 /** The kubelet's probe_type values: `Liveness`, `Readiness`, `Startup`. */

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {containerTypeLabel, createMetrics, imageSizeBucket} from '../../../src/node/metrics.js'
-import {buildInfo} from '../../../src/node/build-info.js'
+import {createMetrics} from '../../../src/metrics/metrics.js'
+import {containerTypeLabel, imageSizeBucket} from '../../../src/metrics/sync.js'
+import {buildInfo} from '../../../src/metrics/build-info.js'
 import {countPods} from '../../../src/loop/pod-counts.js'
 
 /** The value of one series in exposition text, e.g. `kubelet_started_pods_total` or `x{a="b"}`. */

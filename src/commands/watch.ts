@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import {watchPods} from '../node/watch.js'
+import {watchPods} from '../services/watch/watch.js'
 import {createMetrics} from '../metrics/metrics.js'
 import {createProbeMetrics} from '../metrics/probes.js'
 import {mergeHeaders, parseHeaderFlags} from '../sources/header.js'

@@ -1,8 +1,12 @@
 // The import rules of ARCHITECTURE.md, checked by `npm run layers` in the test script. Layers,
-// from the top: commands → cli → node (composition root) → loop, sources, server → apply →
-// decide, status, prober, pleg, images → pod → manifest → store, volumes → kuberuntime → cri and host
-// (ports) → api, util. cri/grpc and host/ (but host/port.ts) are adapters that only node/ may pick.
-// A rule lists what a folder may import from src/; anything else is a violation named by its rule.
+// from the top: commands → cli → services (what each command does: get, describe, run, watch, …,
+// on a KubeNode) → node (composition root: wiring, config, lock, credential and identity files) →
+// loop, sources, server, metrics → apply → decide, status, prober, pleg, images → pod → manifest →
+// store, volumes → kuberuntime → cri and host (ports) → api, util. cri/grpc and host/ (but
+// host/port.ts) are adapters that only node/ may pick. metrics/ holds the metric families: the
+// core's metric ports implemented; commands/watch creates them and hands them to node/ and the
+// watch service. A rule lists what a folder may import from src/ (or, for the upper layers, what
+// it may not); anything else is a violation named by its rule.
 
 /** A rule: files under `folder` may import from src/ only the folders in `allowed`. */
 function layer(folder, allowed, comment) {
@@ -52,12 +56,20 @@ module.exports = {
     layer('loop', [...base, ...port, 'host/port', 'store', 'volumes', 'pod', 'kuberuntime', 'decide', 'status', 'prober', 'pleg', 'images', 'apply'], 'pod workers, run-once, the sync loop'),
     layer('sources', [...base, 'manifest'], 'manifest sources'),
     layer('server', [...base], 'the HTTP server gets its data injected'),
+    layer('metrics', [...base, ...port, 'cri/instrumented', 'kuberuntime', 'pleg/relist', 'prober/metrics', 'prober/probe', 'apply/sync-metrics', 'loop/pod-counts'], 'the metric families implement the core\'s metric ports: they know nothing of commands, services or the wiring'),
     {
       name: 'layer-node',
-      comment: 'the composition root wires everything but the command line',
+      comment: 'the composition root wires the core; the services that use what it builds, the metric families and the command line are above it',
       severity: 'error',
       from: {path: '^src/node/'},
-      to: {path: '^src/(cli|commands)/'},
+      to: {path: '^src/(cli|commands|services|metrics)/'},
+    },
+    {
+      name: 'layer-services',
+      comment: 'the command services work on the KubeNode node/ built: no command line, and no runtime client of their own',
+      severity: 'error',
+      from: {path: '^src/services/'},
+      to: {path: '^src/(cli|commands|entry)/|^src/cri/grpc/'},
     },
     {
       name: 'entry-is-the-top',
@@ -75,17 +87,17 @@ module.exports = {
     },
     {
       name: 'layer-cli',
-      comment: 'cli/ renders what node/ returns: values from node, manifest and the action sentences; types from anywhere',
+      comment: 'cli/ renders what services/ return: values from services, node, manifest and the action sentences; types from anywhere',
       severity: 'error',
       from: {path: '^src/cli/'},
-      to: {path: '^src/', pathNot: ['^src/(cli|node|api|util|manifest)/', '^src/decide/describe\\.ts$'], dependencyTypesNot: ['type-only']},
+      to: {path: '^src/', pathNot: ['^src/(cli|services|node|api|util|manifest)/', '^src/decide/describe\\.ts$'], dependencyTypesNot: ['type-only']},
     },
     {
       name: 'layer-commands',
-      comment: 'commands are thin: flags → cli/node → render',
+      comment: 'commands are thin: flags → cli/services (on a node/) → render; watch creates the metrics registries it hands to node/',
       severity: 'error',
       from: {path: '^src/commands/'},
-      to: {path: '^src/', pathNot: ['^src/(commands|cli|node|api|util|manifest|sources)/'], dependencyTypesNot: ['type-only']},
+      to: {path: '^src/', pathNot: ['^src/(commands|cli|services|node|metrics|api|util|manifest|sources)/'], dependencyTypesNot: ['type-only']},
     },
     {
       name: 'ui-libraries-only-in-cli',

@@ -165,8 +165,8 @@ export async function openHarness({endpoint, source = REPO, snapshot = true, nod
     const dist = (p) => import(pathToFileURL(join(ROOT, 'dist', p)).href)
     ;({createGrpcRuntime} = await dist('cri/grpc/client.js'))
     ;({createNode} = await dist('node/create-node.js'))
-    ;({runPods} = await dist('node/run.js'))
-    ;({downPods} = await dist('node/down.js'))
+    ;({runPods} = await dist('services/run.js'))
+    ;({downPods} = await dist('services/down.js'))
     ;({silentLogger} = await dist('util/logger.js'))
   } catch (err) {
     await rm(work, {recursive: true, force: true})

@@ -1,4 +1,4 @@
-// What the sync steps tell whoever counts them (node/metrics.ts, as the kubelet's
+// What the sync steps tell whoever counts them (metrics/sync.ts, as the kubelet's
 // kubelet_started_pods_total, kubelet_started_containers_total and
 // kubelet_image_pull_duration_seconds). The core stays free of any metrics library: this is
 // all it knows.

@@ -3,8 +3,8 @@
 // line is read, so a malformed one stops the command before it asks the runtime (exit 2).
 import {Flags} from '@oclif/core'
 import {InvalidInputError} from '../util/errors.js'
-import {parsePodRef, type PodQuery, type PodRef} from '../node/query/pod-query.js'
-import {POD_FIELDS, parseFieldSelector, parseLabelSelector} from '../node/query/selectors.js'
+import {parsePodRef, type PodQuery, type PodRef} from '../services/query/pod-query.js'
+import {POD_FIELDS, parseFieldSelector, parseLabelSelector} from '../services/query/selectors.js'
 
 export const namespaceFlags = {
   namespace: Flags.string({char: 'n', summary: 'Only pods of this namespace (default: every namespace).'}),

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import {downPods} from '../node/down.js'
+import {downPods} from '../services/down.js'
 import {InvalidInputError} from '../util/errors.js'
 
 export default class Down extends BaseCommand<typeof Down> {

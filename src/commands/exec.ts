@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import {execInContainer} from '../node/exec.js'
-import {selectOnly} from '../node/query/select-pods.js'
+import {execInContainer} from '../services/exec.js'
+import {selectOnly} from '../services/query/select-pods.js'
 import {namespaceFlags, podQuery, podRefs, selectorFlags} from '../cli/pod-flags.js'
 import {InvalidInputError} from '../util/errors.js'
 

@@ -1,5 +1,5 @@
 import {BaseCommand} from '../cli/base-command.js'
-import {kubeconfigFor} from '../node/kubeconfig.js'
+import {kubeconfigFor} from '../services/kubeconfig.js'
 import {toYaml} from '../cli/render/output.js'
 
 export default class Kubeconfig extends BaseCommand<typeof Kubeconfig> {

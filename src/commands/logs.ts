@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import {containerLog} from '../node/logs.js'
-import {selectOnly} from '../node/query/select-pods.js'
+import {containerLog} from '../services/logs.js'
+import {selectOnly} from '../services/query/select-pods.js'
 import {namespaceFlags, podQuery, podRefs, selectorFlags} from '../cli/pod-flags.js'
 import {InvalidInputError} from '../util/errors.js'
 

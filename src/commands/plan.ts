@@ -1,7 +1,7 @@
 import {validateFlag} from '../cli/flags.js'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import {planPods} from '../node/plan.js'
+import {planPods} from '../services/plan.js'
 import {renderPlans} from '../cli/render/plan.js'
 import {useColor} from '../cli/render/output.js'
 

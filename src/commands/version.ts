@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../cli/base-command.js'
-import {versions} from '../node/version.js'
+import {versions} from '../services/version.js'
 import {toJson} from '../cli/render/output.js'
 
 export default class Version extends BaseCommand<typeof Version> {

@@ -7,7 +7,7 @@ import {realClock, type Clock} from '../util/clock.js'
 import {errorMessage, CriError} from '../util/errors.js'
 import type {ImageService, Runtime, RuntimeService} from './port.js'
 
-/** Where per-operation observations go (node/metrics.ts implements it with Prometheus). */
+/** Where per-operation observations go (metrics/cri.ts implements it with Prometheus). */
 export interface CriMetrics {
   /** `operation` is the RPC name, e.g. `RunPodSandbox`. */
   observe(operation: string, durationMs: number, error: boolean): void

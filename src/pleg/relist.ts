@@ -17,7 +17,7 @@ export interface PlegOptions {
 
 export const DEFAULT_PLEG_OPTIONS: PlegOptions = {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}
 
-/** Where the PLEG's observations go; node/metrics implements it with Prometheus. */
+/** Where the PLEG's observations go; metrics/pleg.ts implements it with Prometheus. */
 export interface PlegMetrics {
   /** Every relist, failed ones included; `intervalMs` is the time since the previous successful relist started (undefined for the first). */
   observeRelist(durationMs: number, intervalMs: number | undefined): void

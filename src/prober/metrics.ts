@@ -1,4 +1,4 @@
-// What probe workers tell whoever counts probes (node/probe-metrics.ts, served on /metrics/probes
+// What probe workers tell whoever counts probes (metrics/probes.ts, served on /metrics/probes
 // as the kubelet's prober_probe_total and prober_probe_duration_seconds). No metrics library here.
 import type {ProbeType} from './probe.js'
 

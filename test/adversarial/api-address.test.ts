@@ -8,7 +8,7 @@ import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {acquireLock, type Lock} from '../../src/node/lock.js'
 import {API_ADDRESS_FILE, runningApiAddress, writeApiAddress} from '../../src/node/api-address.js'
-import {kubeconfigFor} from '../../src/node/kubeconfig.js'
+import {kubeconfigFor} from '../../src/services/kubeconfig.js'
 import {API_CREDENTIAL_FILE, newApiCertificate, newApiToken, readApiCredential, writeApiCredential} from '../../src/node/api-credential.js'
 import {NotFoundError} from '../../src/util/errors.js'
 

@@ -5,9 +5,9 @@
 import {describe, expect, it} from 'vitest'
 import type {ContainerStats} from '../../src/cri/api.js'
 import type {RuntimeContainer, RuntimePod} from '../../src/kuberuntime/model.js'
-import {escapeLabelValue, formatFamilies} from '../../src/node/exposition.js'
-import {createProbeMetrics} from '../../src/node/probe-metrics.js'
-import {resourceMetrics} from '../../src/node/resource-collector.js'
+import {escapeLabelValue, formatFamilies} from '../../src/metrics/exposition.js'
+import {createProbeMetrics} from '../../src/metrics/probes.js'
+import {resourceMetrics} from '../../src/metrics/resource-collector.js'
 import {realClock} from '../../src/util/clock.js'
 import {silentLogger} from '../../src/util/logger.js'
 

@@ -7,7 +7,7 @@ import {join} from 'node:path'
 import {FakeRuntime} from '../support/fake-runtime.js'
 import {FakeClock} from '../support/fake-clock.js'
 import {createNode, type KubeNode} from '../../src/node/create-node.js'
-import {runPods} from '../../src/node/run.js'
+import {runPods} from '../../src/services/run.js'
 import {silentLogger} from '../../src/util/logger.js'
 import {testNodeConfig} from '../support/node-config.js'
 

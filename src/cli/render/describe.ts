@@ -3,7 +3,7 @@
 // bottom. Everything that came from a manifest, a container or the runtime is escaped.
 import type {Container, ContainerState, ContainerStatus, Event, Pod, Probe, Volume} from '../../api/types.js'
 import {byCodeUnit} from '../../util/compare.js'
-import type {PodDescription} from '../../node/describe.js'
+import type {PodDescription} from '../../services/describe.js'
 import {escapeControls} from '../../util/terminal-text.js'
 import {age, podStatusText} from './pod-row.js'
 

@@ -1,6 +1,6 @@
 // The failure report `run` prints after its table for each pod that failed or missed its goal:
 // plain, indented text; everything a container or the runtime said is escaped.
-import type {FailureReport} from '../../node/failure-report.js'
+import type {FailureReport} from '../../services/failure-report.js'
 import {escapeControls} from '../../util/terminal-text.js'
 
 /** Annotation carrying the report, as JSON, on the pod in `run -o json|yaml`. */

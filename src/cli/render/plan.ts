@@ -1,5 +1,5 @@
 // `plan` and `run --dry-run`: per pod, the actions run would take and why.
-import type {PodPlan} from '../../node/plan.js'
+import type {PodPlan} from '../../services/plan.js'
 import {describeActions} from '../../decide/describe.js'
 import {renderTable} from './table.js'
 import {toJson, toYaml} from './output.js'

@@ -1,7 +1,7 @@
 // `get pods` and `run` results: kubectl-style tables, a v1 PodList (or one Pod when named) as
 // JSON/YAML, names, or kubectl's jsonpath and custom-columns.
 import type {Pod} from '../../api/types.js'
-import {toPodList} from '../../node/get.js'
+import {toPodList} from '../../services/get.js'
 import {podRow, type PodRow} from './pod-row.js'
 import {paintStatus, renderTable} from './table.js'
 import {escapeControls} from '../../util/terminal-text.js'

@@ -4,8 +4,8 @@ import type {PodRunResult} from '../../loop/run-once.js'
 import {podRow} from './pod-row.js'
 import {paintStatus, renderTable} from './table.js'
 import {toJson, toYaml} from './output.js'
-import {toPodList} from '../../node/get.js'
-import type {FailureReport} from '../../node/failure-report.js'
+import {toPodList} from '../../services/get.js'
+import type {FailureReport} from '../../services/failure-report.js'
 import {FAILURE_REPORT_ANNOTATION, renderFailureReport} from './failure-report.js'
 
 function asPod(r: PodRunResult, report: FailureReport | undefined): Pod {

@@ -1,8 +1,8 @@
 // `top pods` output: kubectl top's columns (NAME, CPU(cores), MEMORY(bytes); with --containers
 // POD, NAME, …; NAMESPACE first when pods of several namespaces are shown), or with -o json the
 // metrics.k8s.io PodMetricsList that metrics-server serves to kubectl top.
-import type {PodUsage} from '../../node/top-usage.js'
-import {binaryQuantity, formatCpu, formatMemory} from '../../node/top-usage.js'
+import type {PodUsage} from '../../services/top-usage.js'
+import {binaryQuantity, formatCpu, formatMemory} from '../../services/top-usage.js'
 import {renderTable} from './table.js'
 import {toJson} from './output.js'
 

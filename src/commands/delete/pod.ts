@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
 import {BaseCommand} from '../../cli/base-command.js'
-import {downPods} from '../../node/down.js'
+import {downPods} from '../../services/down.js'
 import {namespaceFlags, podQuery, podRefs, selectorFlags} from '../../cli/pod-flags.js'
 import {InvalidInputError} from '../../util/errors.js'
 

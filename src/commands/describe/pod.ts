@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
 import {BaseCommand} from '../../cli/base-command.js'
-import {describePod, describePods} from '../../node/describe.js'
+import {describePod, describePods} from '../../services/describe.js'
 import {renderDescription} from '../../cli/render/describe.js'
 import {namespaceFlags, podQuery, podRefs, selectorFlags} from '../../cli/pod-flags.js'
 import {InvalidInputError, NotFoundError} from '../../util/errors.js'

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../cli/base-command.js'
-import {getPod, getPods} from '../../node/get.js'
+import {getPod, getPods} from '../../services/get.js'
 import {renderPodOutput, type PodTableOptions} from '../../cli/render/pods.js'
 import {useColor} from '../../cli/render/output.js'
 import {namespaceFlags, podQuery, podRefs, selectorFlags} from '../../cli/pod-flags.js'

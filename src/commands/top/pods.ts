@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../cli/base-command.js'
-import {topPods} from '../../node/top.js'
+import {topPods} from '../../services/top.js'
 import {renderTop} from '../../cli/render/top.js'
 
 export default class TopPods extends BaseCommand<typeof TopPods> {

@@ -1,4 +1,4 @@
-// What the API reads, injected by the composition root (node/kube-api-data.ts): the same pods,
+// What the API reads, injected by the watch service (services/watch/kube-api-data.ts): the same pods,
 // events and log files `get pods`, `events` and `logs` show.
 import type {Event, Pod} from '../../api/types.js'
 

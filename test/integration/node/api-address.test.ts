@@ -6,7 +6,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {acquireLock} from '../../../src/node/lock.js'
 import {API_ADDRESS_FILE, runningApiAddress, writeApiAddress} from '../../../src/node/api-address.js'
-import {kubeconfigFor} from '../../../src/node/kubeconfig.js'
+import {kubeconfigFor} from '../../../src/services/kubeconfig.js'
 import {API_CREDENTIAL_FILE, newApiCertificate, newApiToken, writeApiCredential} from '../../../src/node/api-credential.js'
 import {NotFoundError} from '../../../src/util/errors.js'
 

@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {renderFailureReport} from '../../../src/cli/render/failure-report.js'
 import {renderRunResults} from '../../../src/cli/render/run-results.js'
 import type {PodRunResult} from '../../../src/loop/run-once.js'
-import type {FailureReport} from '../../../src/node/failure-report.js'
+import type {FailureReport} from '../../../src/services/failure-report.js'
 import {makeStaticPod, UID} from '../../support/pods.js'
 
 const REPORT: FailureReport = {

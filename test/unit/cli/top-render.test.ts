@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {podMetricsList, renderTop} from '../../../src/cli/render/top.js'
-import type {PodUsage} from '../../../src/node/top-usage.js'
+import type {PodUsage} from '../../../src/services/top-usage.js'
 
 const usages: PodUsage[] = [
   {name: 'web-n1', namespace: 'default', timestampMs: Date.UTC(2026, 10, 27, 1, 0, 0, 250), windowMs: 1003, containers: [{name: 'app', nanoCores: 249_500_000, memoryBytes: 12 * 2 ** 20 + 5}, {name: 'sidecar', nanoCores: 1_000_000, memoryBytes: 2 ** 20}]},

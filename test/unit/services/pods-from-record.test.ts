@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {podFromRecord} from '../../../src/node/pods.js'
+import {podFromRecord} from '../../../src/services/pods/managed-pods.js'
 import type {StatusRecord} from '../../../src/api/status-record.js'
 
 function record(name: string): StatusRecord {

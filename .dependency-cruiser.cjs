@@ -50,7 +50,7 @@ module.exports = {
     layer('pleg', [...base, ...port, 'pod', 'kuberuntime', 'images'], 'the runtime cache and the relist that fills it'),
     layer('apply', [...base, ...port, 'host/port', 'store', 'volumes', 'pod', 'kuberuntime', 'decide', 'prober', 'images'], 'host and runtime effects of one plan'),
     layer('loop', [...base, ...port, 'host/port', 'store', 'volumes', 'pod', 'kuberuntime', 'decide', 'status', 'prober', 'pleg', 'images', 'apply'], 'pod workers, run-once, the sync loop'),
-    layer('sources', [...base, 'manifest'], 'manifest sources'),
+    layer('sources', [...base, 'host/port', 'manifest'], 'manifest sources'),
     layer('server', [...base], 'the HTTP server gets its data injected'),
     {
       name: 'layer-node',

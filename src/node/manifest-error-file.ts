@@ -7,7 +7,7 @@ import {join} from 'node:path'
 import type {StatusWriter} from '../api/status-record.js'
 import {podDataDir} from '../kuberuntime/naming.js'
 import type {ManifestErrorNote} from '../status/manifest-error.js'
-import {readBoundedSync} from '../util/read-bounded.js'
+import {readBoundedSync} from '../host/read-bounded.js'
 
 const FILE = 'manifest-error.json'
 /** The problems of one file, each bounded by validation: far below this. */

@@ -8,7 +8,7 @@ import {join} from 'node:path'
 import type {StaticPod} from '../api/types.js'
 import {podDataDir} from '../kuberuntime/naming.js'
 import {MAX_MANIFEST_BYTES} from '../manifest/limits.js'
-import {readBoundedSync} from '../util/read-bounded.js'
+import {readBoundedSync} from '../host/read-bounded.js'
 
 const FILE = 'pod.json'
 /** A pod.json is one validated manifest as indented JSON: larger than its YAML, never by this much. */

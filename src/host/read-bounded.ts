@@ -2,11 +2,15 @@
 // whatever it is: a FIFO or /dev/zero given by mistake must not fill the memory.
 import {closeSync, constants, fstatSync, openSync, readSync} from 'node:fs'
 import {open} from 'node:fs/promises'
-
-export class TooLargeError extends RangeError {}
+import {TooLargeError} from '../util/errors.js'
 
 /** The file's text; TooLargeError beyond `limit` bytes; fs errors as they come. */
 export async function readBounded(path: string, limit: number): Promise<string> {
+  return (await readBoundedBytes(path, limit)).toString('utf8')
+}
+
+/** The file's bytes; TooLargeError beyond `limit` bytes; fs errors as they come. */
+export async function readBoundedBytes(path: string, limit: number): Promise<Buffer> {
   const fh = await open(path, 'r')
   try {
     const buf = Buffer.alloc(limit + 1)
@@ -17,7 +21,7 @@ export async function readBounded(path: string, limit: number): Promise<string> 
       total += bytesRead
       if (total > limit) throw new TooLargeError(`larger than ${limit} bytes`)
     }
-    return buf.subarray(0, total).toString('utf8')
+    return buf.subarray(0, total)
   } finally {
     await fh.close()
   }

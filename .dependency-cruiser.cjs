@@ -41,7 +41,7 @@ module.exports = {
     layer('manifest', [...base, 'volumes', 'kuberuntime'], 'reading and validating manifests'),
     layer('store', [...base, 'host/port', 'kuberuntime'], 'what the managing process knew: status records and events, on disk through the host port'),
     layer('volumes', [...base, 'host/port', 'cri/api', 'kuberuntime'], 'the volume-kind registry: one record per kind, effects through the host port'),
-    layer('kuberuntime', [...base, ...port], 'pod ↔ CRI translation: below every decision and effect'),
+    layer('kuberuntime', [...base, ...port, 'host/port'], 'pod ↔ CRI translation: below every decision and effect'),
     layer('pod', [...base, 'kuberuntime'], 'pure facts about a pod shared by decide, status, prober'),
     layer('images', [...base, ...port, 'kuberuntime'], 'pull policy and pulling'),
     layer('decide', [...base, 'pod', 'kuberuntime', 'images'], 'pure decisions'),

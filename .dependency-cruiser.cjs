@@ -38,7 +38,7 @@ module.exports = {
       from: {path: '^src/', pathNot: '^src/(node|host)/'},
       to: {path: '^src/host/', pathNot: '^src/host/port\\.ts$'},
     },
-    layer('manifest', [...base, 'volumes', 'kuberuntime'], 'reading and validating manifests'),
+    layer('manifest', [...base, 'host/port', 'volumes', 'kuberuntime'], 'reading and validating manifests'),
     layer('store', [...base, 'host/port', 'kuberuntime'], 'what the managing process knew: status records and events, on disk through the host port'),
     layer('volumes', [...base, 'host/port', 'cri/api', 'kuberuntime'], 'the volume-kind registry: one record per kind, effects through the host port'),
     layer('kuberuntime', [...base, ...port, 'host/port'], 'pod ↔ CRI translation: below every decision and effect'),

@@ -71,7 +71,7 @@ function createSources(node: KubeNode, opts: WatchOptions): ManifestSource[] {
   const {logger, clock} = node
   const {nodeName, validate} = node.config
   return [
-    ...(opts.manifestDir ? [createFileSource({path: opts.manifestDir, nodeName, validate, checkFrequencyMs: opts.fileCheckFrequencyMs, logger, clock})] : []),
+    ...(opts.manifestDir ? [createFileSource({path: opts.manifestDir, nodeName, validate, checkFrequencyMs: opts.fileCheckFrequencyMs, logger, clock, fs: node.fs})] : []),
     ...opts.manifestUrls.map((url) => createHttpSource({url, headers: opts.manifestUrlHeaders, nodeName, validate, checkFrequencyMs: opts.httpCheckFrequencyMs, logger})),
   ]
 }

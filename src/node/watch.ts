@@ -25,7 +25,6 @@ import {formatIssue} from '../util/errors.js'
 import type {KubeNodeMetrics} from './metrics.js'
 import type {ProbeMetricsEndpoint} from './probe-metrics.js'
 import {resourceMetrics} from './resource-collector.js'
-import {readFile} from 'node:fs/promises'
 import {readNodeInfo} from '../util/node-info.js'
 import {DEFAULT_LOG_ROTATION} from '../apply/log-rotation.js'
 import {DEFAULT_MAX_PODS} from './config.js'
@@ -179,7 +178,7 @@ export async function watchPods(node: KubeNode, opts: WatchOptions): Promise<voi
         },
         metrics: () => opts.metrics.text(),
         metricsProbes: opts.probeMetrics && (() => opts.probeMetrics?.text() ?? Promise.resolve('')),
-        metricsResource: resourceMetrics({runtime: node.runtime, pods: () => node.cache.all(), readText: (path) => readFile(path, 'utf8'), clock, logger}),
+        metricsResource: resourceMetrics({runtime: node.runtime, pods: () => node.cache.all(), readText: (path) => node.fs.readText(path), clock, logger}),
         kubeApi,
       },
     })

@@ -23,7 +23,7 @@ import type {SyncContext} from '../loop/sync-pod.js'
 import {ProbeManager} from '../prober/manager.js'
 import type {ProbeMetrics} from '../prober/metrics.js'
 import type {SyncMetrics} from '../apply/sync-metrics.js'
-import {nodeCpuMilli, primaryHostIP} from '../util/node-info.js'
+import {nodeCpuMilli, primaryHostIP} from '../host/node-info.js'
 import os from 'node:os'
 import {serialQueue} from '../util/serial-queue.js'
 

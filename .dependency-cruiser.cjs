@@ -4,6 +4,8 @@
 // (ports) → api, util. cri/grpc and host/ (but host/port.ts) are adapters that only node/ may pick.
 // A rule lists what a folder may import from src/; anything else is a violation named by its rule.
 
+const {PURE} = require('./scripts/layer-paths.cjs')
+
 /** A rule: files under `folder` may import from src/ only the folders in `allowed`. */
 function layer(folder, allowed, comment) {
   return {
@@ -103,10 +105,27 @@ module.exports = {
     },
     {
       name: 'pure-modules-do-no-io',
-      comment: 'decisions, pod facts and status are pure: no file system, process, timers or clock',
+      comment: 'decisions, pod facts, status and the builders are pure: no file system, process, network, timers or clock, and no host/ file (but the types of host/port.ts)',
       severity: 'error',
-      from: {path: '^src/(decide|pod|status)/|^src/pleg/events\\.ts$|^src/images/pull-policy\\.ts$'},
-      to: {path: '^(node:)?(fs|fs/promises|child_process|net|http|https|timers|timers/promises|process|os)$|^src/util/clock\\.ts$', dependencyTypesNot: ['type-only']},
+      from: {path: PURE},
+      to: {
+        path: '^(node:)?(fs|fs/promises|child_process|net|dgram|dns|dns/promises|http|https|http2|tls|timers|timers/promises|process|os|worker_threads|readline)$|^src/util/clock\\.ts$|^src/host/',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'fs-only-in-host',
+      comment: 'every file-system access outside host/ goes through HostFs (host/port.ts); node/ picks the implementation',
+      severity: 'error',
+      from: {path: '^src/', pathNot: '^src/host/'},
+      to: {path: '^(node:)?fs(/promises)?$', dependencyTypesNot: ['type-only']},
+    },
+    {
+      name: 'layer-cri-instrumented',
+      comment: 'the instrumented runtime wraps the CRI port (deadlines, logs, metrics): the port, util and api, nothing of the core',
+      severity: 'error',
+      from: {path: '^src/cri/instrumented\\.ts$'},
+      to: {path: '^src/', pathNot: ['^src/cri/(api|port|errors|instrumented)\\.ts$', '^src/(api|util)/']},
     },
     {
       name: 'no-tests-from-src',

@@ -35,6 +35,7 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
   const path = opts.path.length > 1 ? opts.path.replace(/\/+$/, '') : opts.path
   const name = `file:${path}`
   const debounceMs = opts.debounceMs ?? 50
+  // Set just below, before anything can call it: a source reads only once started.
   let reader: FileReader | undefined
   const {source, core} = createSource({
     name,

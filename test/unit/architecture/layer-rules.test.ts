@@ -56,6 +56,16 @@ const IMPORT_VIOLATIONS: Record<string, [file: string, text: string]> = {
   'no-tests-from-src': ['src/node/test.ts', `import {t} from '../../test/t.js'\nexport const b = t\n`],
 }
 
+/** More ways to break a rule than its first fixture shows: [rule, file, text]. */
+const MORE_VIOLATIONS: Array<[rule: string, file: string, text: string]> = [
+  // Any kind of dependency counts, a dynamic import too; node/ is no exception to HostFs.
+  ['fs-only-in-host', 'src/sources/dynamic.ts', `export const f = () => import('node:fs')\n`],
+  ['fs-only-in-host', 'src/node/fs.ts', `import {readFileSync} from 'fs'\nexport const b = readFileSync\n`],
+  // A pure module may not import a value even from the host port.
+  ['pure-modules-do-no-io', 'src/kuberuntime/port-value.ts', `import {PRIVATE_DIR_MODE} from '../host/port.js'\nexport const b = PRIVATE_DIR_MODE\n`],
+  ['pure-modules-do-no-io', 'src/decide/os.ts', `import {cpus} from 'node:os'\nexport const b = cpus\n`],
+]
+
 /** What the rules allow: these files must report nothing. */
 const ALLOWED: Record<string, string> = {
   // Types of the host port are fine in a pure module (kuberuntime's builders); so is node:path.
@@ -96,13 +106,14 @@ function buildFixtures(): void {
   fixtures = mkdtempSync(join(tmpdir(), 'kn-layer-rules-'))
   for (const folder of ['decide', 'loop', 'server', 'cli', 'entry', 'node']) write(`src/${folder}/t.ts`, 'export const t = 1\n')
   write('src/host/impl.ts', 'export const t = 1\n')
-  write('src/host/port.ts', 'export interface HostFs {x: number}\n')
+  write('src/host/port.ts', 'export interface HostFs {x: number}\nexport const PRIVATE_DIR_MODE = 0o750\n')
   write('src/host/read-bounded.ts', 'export const readBounded = 1\n')
   write('test/t.ts', 'export const t = 1\n')
   write('tsconfig.json', JSON.stringify({compilerOptions: {module: 'NodeNext', moduleResolution: 'NodeNext', strict: true}, include: ['src', 'test']}))
   // The UI and gRPC libraries resolve as in the repository.
   symlinkSync(join(repo, 'node_modules'), join(fixtures, 'node_modules'))
   for (const [file, text] of Object.values(IMPORT_VIOLATIONS)) write(file, text)
+  for (const [, file, text] of MORE_VIOLATIONS) write(file, text)
   for (const [file, text] of Object.entries(ALLOWED)) write(file, text)
   for (const list of Object.values(GLOBAL_VIOLATIONS)) for (const [file, text] of list) write(file, text)
 }
@@ -149,6 +160,10 @@ describe('the import rules (.dependency-cruiser.cjs)', () => {
   })
 
   it.each(Object.entries(IMPORT_VIOLATIONS))('%s reports its deliberate violation', (rule, [file]) => {
+    expect(fixtureViolations.filter((v) => v.from === file).map((v) => v.rule)).toContain(rule)
+  })
+
+  it.each(MORE_VIOLATIONS)('%s reports %s', (rule, file) => {
     expect(fixtureViolations.filter((v) => v.from === file).map((v) => v.rule)).toContain(rule)
   })
 

@@ -24,7 +24,8 @@ section build and static checks
 npm run --silent build
 npm run --silent typecheck
 npm run --silent cycles
-# The import rules of ARCHITECTURE.md (.dependency-cruiser.cjs): a violation names its rule.
+# The import rules of ARCHITECTURE.md (.dependency-cruiser.cjs for imports, scripts/check-globals.mjs
+# for globals such as process.env): a violation names its rule.
 npm run --silent layers
 
 section test tools

@@ -3,6 +3,10 @@
 // decide, status, prober, pleg, images → pod → manifest → store, volumes → kuberuntime → cri and host
 // (ports) → api, util. cri/grpc and host/ (but host/port.ts) are adapters that only node/ may pick.
 // A rule lists what a folder may import from src/; anything else is a violation named by its rule.
+// Beside the folders: no file outside host/ imports node:fs (every access goes through HostFs),
+// and the pure modules (scripts/layer-paths.cjs) import nothing that does I/O. What no import
+// shows (process.env, the clock, timers) scripts/check-globals.mjs checks; `npm run layers` runs both,
+// and test/unit/architecture/layer-rules.test.ts proves each rule with a deliberate violation.
 
 const {PURE} = require('./scripts/layer-paths.cjs')
 

@@ -7,6 +7,12 @@
 // core's metric ports implemented; commands/watch creates them and hands them to node/ and the
 // watch service. A rule lists what a folder may import from src/ (or, for the upper layers, what
 // it may not); anything else is a violation named by its rule.
+// Beside the folders: no file outside host/ imports node:fs (every access goes through HostFs),
+// and the pure modules (scripts/layer-paths.cjs) import nothing that does I/O. What no import
+// shows (process.env, the clock, timers) scripts/check-globals.mjs checks; `npm run layers` runs both,
+// and test/unit/architecture/layer-rules.test.ts proves each rule with a deliberate violation.
+
+const {PURE} = require('./scripts/layer-paths.cjs')
 
 /** A rule: files under `folder` may import from src/ only the folders in `allowed`. */
 function layer(folder, allowed, comment) {
@@ -37,15 +43,15 @@ module.exports = {
     layer('host', [...base], 'the host port and its implementation on the real node know nothing of pods'),
     {
       name: 'host-implementation-only-in-composition-root',
-      comment: 'the core speaks to the host through host/port.ts; node/ picks the implementation',
+      comment: 'the core speaks to the host through host/port.ts; node/ picks the implementation, and the services (what a command does on this host: its records, its node facts) use it as node/ does',
       severity: 'error',
-      from: {path: '^src/', pathNot: '^src/(node|host)/'},
+      from: {path: '^src/', pathNot: '^src/(node|host|services)/'},
       to: {path: '^src/host/', pathNot: '^src/host/port\\.ts$'},
     },
-    layer('manifest', [...base, 'volumes', 'kuberuntime'], 'reading and validating manifests'),
+    layer('manifest', [...base, 'host/port', 'volumes', 'kuberuntime'], 'reading and validating manifests'),
     layer('store', [...base, 'host/port', 'kuberuntime'], 'what the managing process knew: status records and events, on disk through the host port'),
     layer('volumes', [...base, 'host/port', 'cri/api', 'kuberuntime'], 'the volume-kind registry: one record per kind, effects through the host port'),
-    layer('kuberuntime', [...base, ...port], 'pod ↔ CRI translation: below every decision and effect'),
+    layer('kuberuntime', [...base, ...port, 'host/port'], 'pod ↔ CRI translation: below every decision and effect'),
     layer('pod', [...base, 'kuberuntime'], 'pure facts about a pod shared by decide, status, prober'),
     layer('images', [...base, ...port, 'kuberuntime'], 'pull policy and pulling'),
     layer('decide', [...base, 'pod', 'kuberuntime', 'images'], 'pure decisions'),
@@ -54,7 +60,7 @@ module.exports = {
     layer('pleg', [...base, ...port, 'pod', 'kuberuntime', 'images'], 'the runtime cache and the relist that fills it'),
     layer('apply', [...base, ...port, 'host/port', 'store', 'volumes', 'pod', 'kuberuntime', 'decide', 'prober', 'images'], 'host and runtime effects of one plan'),
     layer('loop', [...base, ...port, 'host/port', 'store', 'volumes', 'pod', 'kuberuntime', 'decide', 'status', 'prober', 'pleg', 'images', 'apply'], 'pod workers, run-once, the sync loop'),
-    layer('sources', [...base, 'manifest'], 'manifest sources'),
+    layer('sources', [...base, 'host/port', 'manifest'], 'manifest sources'),
     layer('server', [...base], 'the HTTP server gets its data injected'),
     layer('metrics', [...base, ...port, 'cri/instrumented', 'kuberuntime', 'pleg/relist', 'prober/metrics', 'prober/probe', 'apply/sync-metrics', 'loop/pod-counts'], 'the metric families implement the core\'s metric ports: they know nothing of commands, services or the wiring'),
     {
@@ -115,10 +121,27 @@ module.exports = {
     },
     {
       name: 'pure-modules-do-no-io',
-      comment: 'decisions, pod facts and status are pure: no file system, process, timers or clock',
+      comment: 'decisions, pod facts, status and the builders are pure: no file system, process, network, timers or clock, and no host/ file (but the types of host/port.ts)',
       severity: 'error',
-      from: {path: '^src/(decide|pod|status)/|^src/pleg/events\\.ts$|^src/images/pull-policy\\.ts$'},
-      to: {path: '^(node:)?(fs|fs/promises|child_process|net|http|https|timers|timers/promises|process|os)$|^src/util/clock\\.ts$', dependencyTypesNot: ['type-only']},
+      from: {path: PURE},
+      to: {
+        path: '^(node:)?(fs|fs/promises|child_process|net|dgram|dns|dns/promises|http|https|http2|tls|timers|timers/promises|process|os|worker_threads|readline)$|^src/util/clock\\.ts$|^src/host/',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'fs-only-in-host',
+      comment: 'every file-system access outside host/ goes through HostFs (host/port.ts); node/ picks the implementation',
+      severity: 'error',
+      from: {path: '^src/', pathNot: '^src/host/'},
+      to: {path: '^(node:)?fs(/promises)?$', dependencyTypesNot: ['type-only']},
+    },
+    {
+      name: 'layer-cri-instrumented',
+      comment: 'the instrumented runtime wraps the CRI port (deadlines, logs, metrics): the port, util and api, nothing of the core',
+      severity: 'error',
+      from: {path: '^src/cri/instrumented\\.ts$'},
+      to: {path: '^src/', pathNot: ['^src/cri/(api|port|errors|instrumented)\\.ts$', '^src/(api|util)/']},
     },
     {
       name: 'no-tests-from-src',

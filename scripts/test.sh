@@ -78,7 +78,8 @@ fi
 section static checks
 npm run --silent typecheck
 npm run --silent cycles
-# The import rules of ARCHITECTURE.md (.dependency-cruiser.cjs): a violation names its rule.
+# The import rules of ARCHITECTURE.md (.dependency-cruiser.cjs for imports, scripts/check-globals.mjs
+# for globals such as process.env): a violation names its rule.
 npm run --silent layers
 
 section unit and integration tests

@@ -5,6 +5,7 @@ import {createMetrics} from '../metrics/metrics.js'
 import {createProbeMetrics} from '../metrics/probes.js'
 import {mergeHeaders, parseHeaderFlags} from '../sources/header.js'
 import {readHeaderFile} from '../sources/header-file.js'
+import {hostFs} from '../node/host-fs.js'
 import {manifestUrlError} from '../manifest/fetch-url.js'
 import {redactUrl} from '../manifest/redact-url.js'
 import {InvalidInputError} from '../util/errors.js'
@@ -51,7 +52,7 @@ export default class Watch extends BaseCommand<typeof Watch> {
     const f = this.flags
     const kc = this.kubeletConfig
     const fromFlags = f['manifest-url-header'].length > 0 ? parseHeaderFlags(f['manifest-url-header']) : (kc.staticPodURLHeader ?? {})
-    const headers = f['manifest-url-header-file'] ? mergeHeaders(fromFlags, await readHeaderFile(f['manifest-url-header-file'])) : fromFlags
+    const headers = f['manifest-url-header-file'] ? mergeHeaders(fromFlags, await readHeaderFile(f['manifest-url-header-file'], hostFs)) : fromFlags
     if (f['manifest-url-header'].length > 0) {
       this.logger.warn('--manifest-url-header values are visible to every local user in the process list; use --manifest-url-header-file or staticPodURLHeader in --config for credentials')
     }

@@ -33,11 +33,17 @@ export const READ_VERBOSITY = 5
 type Describe<A extends unknown[]> = (...args: A) => LogFields
 type Summarise<R> = (result: R) => LogFields
 
-export function instrumentRuntime(rt: Runtime, deps: InstrumentDeps): InstrumentedRuntime {
-  const clock = deps.clock ?? realClock
-  const counts: Record<string, number> = {}
+/** One CRI call wrapped: counted, timed into the metrics, and logged with what `describe` and `summarise` pick. */
+type Wrap = <A extends unknown[], R>(
+  operation: string,
+  mutation: boolean,
+  fn: (...args: A) => Promise<R>,
+  describe?: Describe<A>,
+  summarise?: Summarise<R>,
+) => (...args: A) => Promise<R>
 
-  function wrap<A extends unknown[], R>(
+function callWrapper(deps: InstrumentDeps, clock: Clock, counts: Record<string, number>): Wrap {
+  return function wrap<A extends unknown[], R>(
     operation: string,
     mutation: boolean,
     fn: (...args: A) => Promise<R>,
@@ -71,6 +77,11 @@ export function instrumentRuntime(rt: Runtime, deps: InstrumentDeps): Instrument
       }
     }
   }
+}
+
+export function instrumentRuntime(rt: Runtime, deps: InstrumentDeps): InstrumentedRuntime {
+  const counts: Record<string, number> = {}
+  const wrap = callWrapper(deps, deps.clock ?? realClock, counts)
 
   const r = rt.runtime
   const i = rt.images

@@ -1,13 +1,13 @@
 // HostFs on the real node: node:fs, mount(8), and the careful writers of atomic-dir.ts and
 // subpath.ts. Only the composition root (and tests) pick this implementation.
 import {chmod, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, stat, unlink, writeFile} from 'node:fs/promises'
-import type {Stats} from 'node:fs'
+import {watch, type Stats} from 'node:fs'
 import {dirname} from 'node:path'
 import {writeAtomicDir} from './atomic-dir.js'
 import {systemMounts} from './mounts.js'
-import {PRIVATE_DIR_MODE, type HostFs, type PathInfo} from './port.js'
+import {PRIVATE_DIR_MODE, type DirWatch, type HostFs, type PathInfo, type ReadHandle} from './port.js'
 import {readFileInside} from './read-inside.js'
-import {readBoundedSync} from '../util/read-bounded.js'
+import {readBoundedBytes, readBoundedSync} from './read-bounded.js'
 import {setGroupOwnership} from './group-ownership.js'
 import {resolveInside} from './subpath.js'
 
@@ -50,13 +50,17 @@ export const nodeHostFs: HostFs = {
     await rm(path, {recursive: true, force: true})
   },
   list: (dir) => readdir(dir).catch(() => [] as string[]),
+  readDir: (dir) => readdir(dir),
+  watchDir,
   async stat(path, opts = {}) {
     const st = await (opts.follow === true ? stat(path) : lstat(path)).catch(ignoreMissing)
-    return st && {type: typeOf(st), size: st.size, mode: st.mode & 0o7777, gid: st.gid}
+    return st && {type: typeOf(st), size: st.size, mode: st.mode & 0o7777, gid: st.gid, ino: st.ino}
   },
   realpath: (path) => realpath(path),
   chmod: (path, mode) => chmod(path, mode),
   readText: (path) => readFile(path, 'utf8').catch(() => ''),
+  readBounded: readBoundedBytes,
+  openRead,
   // Five thread-pool round trips (lstat, open, fstat, read, close) cost more than this read.
   async readSmallText(path, maxBytes) {
     try {
@@ -83,4 +87,20 @@ export const nodeHostFs: HostFs = {
   readFileInside,
   setGroupOwnership,
   ...systemMounts,
+}
+
+async function openRead(path: string): Promise<ReadHandle> {
+  const fh = await open(path, 'r')
+  return {
+    size: async () => (await fh.stat()).size,
+    read: async (buf, offset, length, position) => (await fh.read(buf, offset, length, position)).bytesRead,
+    close: () => fh.close(),
+  }
+}
+
+function watchDir(dir: string, onChange: (name: string | undefined) => void, onError: () => void): DirWatch {
+  // Not persistent: a watch alone never keeps the process alive.
+  const watcher = watch(dir, {persistent: false}, (_event, file) => onChange(typeof file === 'string' ? file : undefined))
+  watcher.on('error', onError)
+  return {close: () => watcher.close()}
 }

@@ -21,6 +21,22 @@ export interface PathInfo {
   mode: number
   /** The owning group, where the implementation knows it (the fsGroup ownership check). */
   gid?: number
+  /** The inode, where the implementation knows it: a path replaced by a new file or directory (a log rotated) has a new one. */
+  ino?: number
+}
+
+/** An open file read at positions (a container's log, a termination message): no whole-file reads of what a container wrote. */
+export interface ReadHandle {
+  /** The file's size now. */
+  size(): Promise<number>
+  /** Reads up to `length` bytes at `position` into `buf` at `offset`; the bytes read (0 at the end). */
+  read(buf: Buffer, offset: number, length: number, position: number): Promise<number>
+  close(): Promise<void>
+}
+
+/** A watch of a directory's entries (HostFs.watchDir). */
+export interface DirWatch {
+  close(): void
 }
 
 /** What a group-ownership walk did (HostFs.setGroupOwnership). */
@@ -51,6 +67,13 @@ export interface HostFs {
   removeAll(path: string): Promise<void>
   /** Names in a directory; none when it is missing. */
   list(dir: string): Promise<string[]>
+  /** Names in a directory; errors (ENOENT, EACCES…) as they come, for a reader that reports them. */
+  readDir(dir: string): Promise<string[]>
+  /**
+   * Watches the entries of `dir`: `onChange` with the name that changed (when known), `onError`
+   * once the watch broke (the directory went away). Throws when it cannot watch at all.
+   */
+  watchDir(dir: string, onChange: (name: string | undefined) => void, onError: () => void): DirWatch
   // ---- files
   /** What is at `path` (the target of a final link when `follow`); undefined when nothing is. */
   stat(path: string, opts?: {follow?: boolean}): Promise<PathInfo | undefined>
@@ -64,6 +87,14 @@ export interface HostFs {
   readSmallText(path: string, maxBytes: number): Promise<string | undefined>
   /** The text of a file; '' when it cannot be read. */
   readText(path: string): Promise<string>
+  /**
+   * The bytes of a file named by a user (a flag's file, a manifest), following links, whatever it
+   * is: a TooLargeError beyond `limit` bytes (a FIFO or /dev/zero must not fill the memory),
+   * other errors (ENOENT…) as they come.
+   */
+  readBounded(path: string, limit: number): Promise<Buffer>
+  /** Opens a file to read at positions; errors (ENOENT…) as they come. */
+  openRead(path: string): Promise<ReadHandle>
   /** Writes a whole file with exactly this mode. */
   writeFile(path: string, data: string | Buffer, mode: number): Promise<void>
   /** Creates an empty file (and its parents) unless one exists; never truncates. */

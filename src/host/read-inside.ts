@@ -11,7 +11,7 @@
 import {constants} from 'node:fs'
 import {open, type FileHandle} from 'node:fs/promises'
 import {PathEscapeError} from '../util/contained-path.js'
-import {TooLargeError} from '../util/read-bounded.js'
+import {TooLargeError} from '../util/errors.js'
 
 const {O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY, O_NOCTTY} = constants
 

@@ -4,8 +4,9 @@
 // file holds: --tail reads backwards from the end in chunks, everything else streams forward in
 // chunks, and lines are written through in pieces (log-pieces.ts), never joined whole. The
 // writer may return a promise (a client that reads slowly): reading waits for it. An aborted
-// signal stops reading at the next chunk and closes the file.
-import {open, stat, type FileHandle} from 'node:fs/promises'
+// signal stops reading at the next chunk and closes the file. Files are read through the host
+// port (HostFs), as every file access outside host/.
+import type {HostFs, PathInfo, ReadHandle} from '../host/port.js'
 import type {Clock} from '../util/clock.js'
 import {CriPieces, isPartialRecord, LineSplitter, type LogPiece} from './log-pieces.js'
 
@@ -22,6 +23,9 @@ export interface LogOptions {
 
 export type LogWriter = (piece: LogPiece) => void | Promise<void>
 
+/** What reading a log needs of the host. */
+export type LogFs = Pick<HostFs, 'stat' | 'openRead'>
+
 /** Bytes read at once, forwards or backwards. */
 export const LOG_CHUNK_BYTES = 64 * 1024
 /** The bytes of a line's start that tell whether it is a partial record. */
@@ -29,7 +33,14 @@ const HEAD_BYTES = 128
 
 const NEWLINE = 0x0a
 
-export async function streamContainerLog(path: string, opts: LogOptions, write: LogWriter, clock: Clock): Promise<void> {
+/** What is at `path` (following links); an ENOENT error, as node:fs gives, when nothing is. */
+async function statFile(fs: LogFs, path: string): Promise<PathInfo> {
+  const st = await fs.stat(path, {follow: true})
+  if (st === undefined) throw Object.assign(new Error(`ENOENT: no such file or directory, stat '${path}'`), {code: 'ENOENT'})
+  return st
+}
+
+export async function streamContainerLog(path: string, opts: LogOptions, write: LogWriter, clock: Clock, fs: LogFs): Promise<void> {
   const {signal} = opts
   let position = 0
   let inode = 0
@@ -43,9 +54,9 @@ export async function streamContainerLog(path: string, opts: LogOptions, write: 
     }
   }
   try {
-    const st = await stat(path)
-    inode = st.ino
-    const fh = await open(path, 'r')
+    const st = await statFile(fs, path)
+    inode = st.ino ?? 0
+    const fh = await fs.openRead(path)
     try {
       // Only whole lines: a trailing partial line is read again when following.
       const end = await lastNewlineEnd(fh, st.size, chunkBytes, signal)
@@ -63,18 +74,18 @@ export async function streamContainerLog(path: string, opts: LogOptions, write: 
     await clock.sleep(opts.pollMs ?? 250, signal)
     let st
     try {
-      st = await stat(path)
+      st = await statFile(fs, path)
     } catch {
       continue
     }
-    if (st.ino !== inode || st.size < position) {
+    if ((st.ino ?? 0) !== inode || st.size < position) {
       // Rotated: the new file at the path is read from its start.
-      inode = st.ino
+      inode = st.ino ?? 0
       position = 0
       splitter.reset()
     }
     if (st.size <= position) continue
-    const fh = await open(path, 'r')
+    const fh = await fs.openRead(path)
     try {
       position = await readRange(fh, position, st.size, chunkBytes, emit, signal)
     } finally {
@@ -84,12 +95,12 @@ export async function streamContainerLog(path: string, opts: LogOptions, write: 
 }
 
 /** Reads [start, end) in chunks into `emit`, until done or aborted; returns the position reached. */
-async function readRange(fh: FileHandle, start: number, end: number, chunkBytes: number, emit: (chunk: Buffer) => Promise<void>, signal: AbortSignal | undefined): Promise<number> {
+async function readRange(fh: ReadHandle, start: number, end: number, chunkBytes: number, emit: (chunk: Buffer) => Promise<void>, signal: AbortSignal | undefined): Promise<number> {
   let pos = start
   while (pos < end && !signal?.aborted) {
     // A new buffer each time: pieces handed on may still point into the last one.
     const buf = Buffer.allocUnsafe(Math.min(chunkBytes, end - pos))
-    const {bytesRead} = await fh.read(buf, 0, buf.length, pos)
+    const bytesRead = await fh.read(buf, 0, buf.length, pos)
     if (bytesRead === 0) break
     pos += bytesRead
     await emit(buf.subarray(0, bytesRead))
@@ -98,12 +109,12 @@ async function readRange(fh: FileHandle, start: number, end: number, chunkBytes:
 }
 
 /** The offset just after the last newline at or before `size` (0 when there is none). */
-async function lastNewlineEnd(fh: FileHandle, size: number, chunkBytes: number, signal: AbortSignal | undefined): Promise<number> {
+async function lastNewlineEnd(fh: ReadHandle, size: number, chunkBytes: number, signal: AbortSignal | undefined): Promise<number> {
   const buf = Buffer.alloc(chunkBytes)
   let end = size
   while (end > 0 && !signal?.aborted) {
     const start = Math.max(0, end - buf.length)
-    const {bytesRead} = await fh.read(buf, 0, end - start, start)
+    const bytesRead = await fh.read(buf, 0, end - start, start)
     const i = buf.subarray(0, bytesRead).lastIndexOf(NEWLINE)
     if (i >= 0) return start + i + 1
     end = start
@@ -117,7 +128,7 @@ async function lastNewlineEnd(fh: FileHandle, size: number, chunkBytes: number, 
  * full record from the end. Lines that are not CRI records count as full. Holds one chunk and the
  * first HEAD_BYTES of the line being scanned, whatever the lines' lengths.
  */
-async function tailStart(fh: FileHandle, end: number, tail: number, chunkBytes: number, signal: AbortSignal | undefined): Promise<number> {
+async function tailStart(fh: ReadHandle, end: number, tail: number, chunkBytes: number, signal: AbortSignal | undefined): Promise<number> {
   if (tail === 0) return end
   const buf = Buffer.alloc(chunkBytes)
   let fullLines = 0
@@ -129,7 +140,7 @@ async function tailStart(fh: FileHandle, end: number, tail: number, chunkBytes: 
   while (pos > 0) {
     if (signal?.aborted) return end
     const start = Math.max(0, pos - buf.length)
-    const {bytesRead} = await fh.read(buf, 0, pos - start, start)
+    const bytesRead = await fh.read(buf, 0, pos - start, start)
     const chunk = buf.subarray(0, bytesRead)
     let below = chunk.length
     for (let nl = chunk.lastIndexOf(NEWLINE, below - 1); below > 0 && nl >= 0; nl = below > 0 ? chunk.lastIndexOf(NEWLINE, below - 1) : -1) {

@@ -5,7 +5,7 @@
 // FallbackToLogsOnError, a failed container that wrote nothing gets the end of its log instead
 // (the last 80 lines, at most 2 KiB). kuberuntime_container.go getTerminationMessage,
 // readLastStringFromContainerLogs; kubelet_pods.go makeMounts.
-import {open} from 'node:fs/promises'
+import type {HostFs} from '../host/port.js'
 import type {ContainerStatus} from '../cri/api.js'
 import type {RuntimePod} from './model.js'
 import {TERMINATION_MESSAGE_PATH_ANNOTATION, TERMINATION_MESSAGE_POLICY_ANNOTATION} from './labels.js'
@@ -31,14 +31,17 @@ export function containerDataDir(rootDir: string, uid: string, containerName: st
   return joinInside(podDataDir(rootDir, uid), 'container name', 'containers', containerName)
 }
 
+/** What reading messages needs of the host: files a container wrote, read at positions. */
+export type MessageFs = Pick<HostFs, 'openRead'>
+
 /** The last `max` bytes of a file (the kubelet's tail.ReadAtMost), and whether it was longer. */
-async function readTail(path: string, max: number): Promise<{data: Buffer; start: number}> {
-  const fh = await open(path, 'r')
+async function readTail(fs: MessageFs, path: string, max: number): Promise<{data: Buffer; start: number}> {
+  const fh = await fs.openRead(path)
   try {
-    const {size} = await fh.stat()
+    const size = await fh.size()
     const start = Math.max(0, size - max)
     const buf = Buffer.alloc(size - start)
-    const {bytesRead} = await fh.read(buf, 0, buf.length, start)
+    const bytesRead = await fh.read(buf, 0, buf.length, start)
     return {data: buf.subarray(0, bytesRead), start}
   } finally {
     await fh.close()
@@ -68,8 +71,8 @@ export function criLogText(lines: readonly string[]): string {
 }
 
 /** The end of a CRI log file: its last 80 lines as text, cut to the last 2 KiB. */
-export async function readLogTail(logPath: string): Promise<string> {
-  const {data, start} = await readTail(logPath, LOG_WINDOW_BYTES)
+export async function readLogTail(fs: MessageFs, logPath: string): Promise<string> {
+  const {data, start} = await readTail(fs, logPath, LOG_WINDOW_BYTES)
   let lines = data.toString().split('\n')
   if (lines.at(-1) === '') lines.pop()
   // The window may begin mid-line; that piece is not a line of its own.
@@ -83,26 +86,34 @@ export async function readLogTail(logPath: string): Promise<string> {
  * policy is FallbackToLogsOnError, the exit code non-zero and the file empty or missing, the end
  * of its log. `hostPath` is '' when no file was mounted.
  */
-export async function readTerminationMessage(hostPath: string, policy: TerminationMessagePolicy, exitCode: number, logPath: string): Promise<string> {
+export async function readTerminationMessage(fs: MessageFs, hostPath: string, policy: TerminationMessagePolicy, exitCode: number, logPath: string): Promise<string> {
   const fallback = policy === 'FallbackToLogsOnError' && exitCode !== 0
   let text = ''
   if (hostPath) {
     try {
-      text = (await readTail(hostPath, MAX_TERMINATION_MESSAGE_BYTES)).data.toString()
+      text = (await readTail(fs, hostPath, MAX_TERMINATION_MESSAGE_BYTES)).data.toString()
     } catch (err) {
       if (!isNotFound(err)) return `Error on reading termination log ${hostPath}: ${errorMessage(err)}`
     }
   }
   if (text || !fallback || !logPath) return text
   try {
-    return await readLogTail(logPath)
+    return await readLogTail(fs, logPath)
   } catch (err) {
     if (isNotFound(err)) return ''
     return `Error on reading termination message from logs: ${errorMessage(err)}`
   }
 }
 
-export type TerminationMessageReader = typeof readTerminationMessage
+/** Reads the message of an exited container (readTerminationMessage with its host bound). */
+export type TerminationMessageReader = (hostPath: string, policy: TerminationMessagePolicy, exitCode: number, logPath: string) => Promise<string>
+
+export function terminationMessageReader(fs: MessageFs): TerminationMessageReader {
+  return (hostPath, policy, exitCode, logPath) => readTerminationMessage(fs, hostPath, policy, exitCode, logPath)
+}
+
+/** For a runtime cache without a host (tests of the relist): no messages are read. */
+export const noTerminationMessages: TerminationMessageReader = async () => ''
 
 /** Where the container's message file is on the host: kube-node's annotation, else the mount at its terminationMessagePath. */
 export function terminationMessageHostPath(status: ContainerStatus): string {
@@ -121,7 +132,7 @@ export function terminationMessageHostPath(status: ContainerStatus): string {
 export async function withTerminationMessages(
   pod: RuntimePod,
   statuses: ReadonlyMap<string, ContainerStatus>,
-  read: TerminationMessageReader = readTerminationMessage,
+  read: TerminationMessageReader,
 ): Promise<RuntimePod> {
   const containers = await Promise.all(
     pod.containers.map(async (c) => {

@@ -1,11 +1,12 @@
 // Reading manifest locations: the only module of manifest/ that does I/O, all of it injectable.
 // A directory yields its `*.yaml`, `*.yml` and `*.json` files (names starting with '.' skipped,
 // sorted by name, not recursive); a URL is fetched with a 10s timeout; `-` reads standard input.
-// Every file, body or input is limited to 10 MiB, like the kubelet's maxConfigLength.
-import {readdir, readFile, stat} from 'node:fs/promises'
+// Every file, body or input is limited to 10 MiB, like the kubelet's maxConfigLength. Files are
+// read through the host port (hostManifestIO), as every file access outside host/.
 import {join} from 'node:path'
 import type {PodSource} from '../api/types.js'
-import {errorMessage, InvalidInputError, type FieldIssue} from '../util/errors.js'
+import type {HostFs} from '../host/port.js'
+import {errorMessage, InvalidInputError, TooLargeError, type FieldIssue} from '../util/errors.js'
 import {parseLocation, sourceKind, type ManifestLocation} from './location.js'
 import {MAX_DIRECTORY_BYTES, MAX_DIRECTORY_FILES, MAX_MANIFEST_BYTES} from './limits.js'
 import {getSameOrigin, type GetInit} from './fetch-url.js'
@@ -46,6 +47,32 @@ export interface ManifestIO {
   fetch?: ((url: string, init: {signal: AbortSignal; headers: Array<[string, string]>}) => Promise<HttpResponse>) | undefined
   /** Headers sent with every URL request (`--manifest-url-header`). */
   httpHeaders?: Array<[string, string]>
+}
+
+/** What reading manifest files needs of the host. */
+export type ManifestFs = Pick<HostFs, 'stat' | 'readDir' | 'readBounded'>
+
+/** The file operations of ManifestIO on a host: links followed, each file read within the manifest limit. */
+export function hostManifestIO(fs: ManifestFs): Pick<ManifestIO, 'stat' | 'readdir' | 'readFile'> {
+  return {
+    stat: async (path) => {
+      const st = await fs.stat(path, {follow: true})
+      if (st === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), {code: 'ENOENT'})
+      return {isFile: () => st.type === 'file', isDirectory: () => st.type === 'directory', size: st.size}
+    },
+    readdir: (path) => fs.readDir(path),
+    // Bounded even after the size check: a file may grow between its stat and its read.
+    readFile: (path) =>
+      fs.readBounded(path, MAX_MANIFEST_BYTES).catch((err: unknown) => {
+        if (err instanceof TooLargeError) checkSize(MAX_MANIFEST_BYTES + 1)
+        throw err
+      }),
+  }
+}
+
+/** A reader of files that was given none (a URL source, a test of URLs) says so. */
+function noFiles(): never {
+  throw new Error('files cannot be read here')
 }
 
 export interface ReadResult {
@@ -114,9 +141,9 @@ export async function readLocation(loc: ManifestLocation, io: ManifestIO = {}): 
 }
 
 async function readPath(path: string, io: ManifestIO): Promise<ReadResult> {
-  const st = await (io.stat ?? stat)(path).catch(fsError)
+  const st = await (io.stat ?? noFiles)(path).catch(fsError)
   if (!st.isDirectory()) return {blobs: [await readOneFile(path, st, io)], issues: []}
-  const names = (await (io.readdir ?? readdir)(path).catch(fsError))
+  const names = (await (io.readdir ?? noFiles)(path).catch(fsError))
     .filter((n) => !n.startsWith('.') && EXTENSIONS.some((ext) => n.toLowerCase().endsWith(ext)))
     .sort()
   const blobs: ManifestBlob[] = []
@@ -129,7 +156,7 @@ async function readPath(path: string, io: ManifestIO): Promise<ReadResult> {
       continue
     }
     try {
-      const fst = await (io.stat ?? stat)(file).catch(fsError)
+      const fst = await (io.stat ?? noFiles)(file).catch(fsError)
       // Sub-directories (even one named x.yaml) and special files are not manifests.
       if (!fst.isFile()) continue
       if (total + fst.size > MAX_DIRECTORY_BYTES) {
@@ -149,7 +176,7 @@ async function readPath(path: string, io: ManifestIO): Promise<ReadResult> {
 async function readOneFile(path: string, st: FileStat, io: ManifestIO): Promise<ManifestBlob> {
   if (!st.isFile()) throw new Error('is not a regular file or directory')
   checkSize(st.size)
-  const bytes = await (io.readFile ?? readFile)(path).catch(fsError)
+  const bytes = await (io.readFile ?? noFiles)(path).catch(fsError)
   checkSize(bytes.byteLength)
   return {location: path, source: 'file', text: decodeText(bytes)}
 }

@@ -2,11 +2,10 @@
 // holds {"server": "https://127.0.0.1:40123", "pid": 1234} (the API's TLS port), written once it is bound and
 // removed on a clean stop. The file alone proves nothing (kill -9 leaves it): a reader trusts it
 // only while the root dir's lock is held by the pid it names.
-import {constants} from 'node:fs'
-import {open, rename, rm, writeFile, type FileHandle} from 'node:fs/promises'
 import {join} from 'node:path'
 import {LOCK_FILE} from './lock.js'
 import {holdsExclusiveLock} from '../host/flock.js'
+import {readRecordFile, removeRecordFile, replaceRecordFile} from '../host/record-file.js'
 
 export const API_ADDRESS_FILE = 'kube-node.api'
 
@@ -24,16 +23,11 @@ export function localServerUrl(address: string, port: number, scheme: 'http' | '
 
 export async function writeApiAddress(rootDir: string, server: string): Promise<() => Promise<void>> {
   const path = join(rootDir, API_ADDRESS_FILE)
-  const tmp = `${path}.${process.pid}.tmp`
-  // The temporary name is predictable: whatever sits there (a link planted to another file) is
-  // removed, and the file is created anew ('wx': O_EXCL, which never follows a link), so root
-  // never writes through it. The rename then replaces a link at `path` itself, not its target.
-  await rm(tmp, {force: true})
-  await writeFile(tmp, JSON.stringify({server, pid: process.pid} satisfies ApiAddress) + '\n', {mode: 0o644, flag: 'wx'})
-  await rename(tmp, path)
+  // Never written through a link planted at the temporary name or at `path` (replaceRecordFile).
+  await replaceRecordFile(path, JSON.stringify({server, pid: process.pid} satisfies ApiAddress) + '\n', 0o644)
   return async () => {
     const now = await readApiAddressFile(path)
-    if (now?.pid === process.pid) await rm(path, {force: true})
+    if (now?.pid === process.pid) await removeRecordFile(path)
   }
 }
 
@@ -47,24 +41,16 @@ const MAX_ADDRESS_FILE_BYTES = 4096
 const SERVER_URL = /^https?:\/\/(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]):\d{1,5}$/
 
 async function readApiAddressFile(path: string): Promise<ApiAddress | undefined> {
-  let file: FileHandle | undefined
   try {
-    // Not through a link (O_NOFOLLOW), and not more than a line of it: a huge or planted file is
-    // no address.
-    file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
-    const st = await file.stat()
-    if (!st.isFile() || st.size > MAX_ADDRESS_FILE_BYTES) return undefined
-    const buf = Buffer.alloc(MAX_ADDRESS_FILE_BYTES + 1)
-    const {bytesRead} = await file.read(buf, 0, buf.length, 0)
-    if (bytesRead > MAX_ADDRESS_FILE_BYTES) return undefined
-    const v = JSON.parse(buf.subarray(0, bytesRead).toString('utf8')) as Partial<ApiAddress>
+    // Not through a link, and not more than a line of it: a huge or planted file is no address.
+    const record = await readRecordFile(path, MAX_ADDRESS_FILE_BYTES)
+    if (!record) return undefined
+    const v = JSON.parse(record.text) as Partial<ApiAddress>
     if (typeof v !== 'object' || v === null) return undefined
     if (typeof v.server !== 'string' || !SERVER_URL.test(v.server) || typeof v.pid !== 'number') return undefined
     return {server: v.server, pid: v.pid}
   } catch {
     return undefined
-  } finally {
-    await file?.close()
   }
 }
 

@@ -4,11 +4,10 @@
 // the API need the token (server/kube-api/credential.ts). New at every start, so a kubeconfig
 // outlives no restart and nothing of it is worth stealing from an old copy.
 import {randomBytes, X509Certificate} from 'node:crypto'
-import {constants} from 'node:fs'
-import {open, rename, rm, writeFile, type FileHandle} from 'node:fs/promises'
 import {isIP} from 'node:net'
 import {join} from 'node:path'
 import {selfSignedCertificate, type SelfSignedCertificate} from '../server/self-signed-cert.js'
+import {readRecordFile, removeRecordFile, replaceRecordFile} from '../host/record-file.js'
 
 export const API_CREDENTIAL_FILE = 'kube-node.credential'
 
@@ -31,14 +30,10 @@ export function newApiToken(): string {
 /** Writes the credential (0600) and returns what removes it again on a clean stop. */
 export async function writeApiCredential(rootDir: string, credential: ApiCredential): Promise<() => Promise<void>> {
   const path = join(rootDir, API_CREDENTIAL_FILE)
-  const tmp = `${path}.${process.pid}.tmp`
-  // As for kube-node.api: whatever sits at the temporary name goes, the file is created anew
-  // (O_EXCL never follows a link), and the rename replaces a link at `path`, not its target.
-  await rm(tmp, {force: true})
-  await writeFile(tmp, JSON.stringify(credential) + '\n', {mode: 0o600, flag: 'wx'})
-  await rename(tmp, path)
+  // As for kube-node.api: never written through a link planted at either name.
+  await replaceRecordFile(path, JSON.stringify(credential) + '\n', 0o600)
   return async () => {
-    if ((await readApiCredential(rootDir))?.token === credential.token) await rm(path, {force: true})
+    if ((await readApiCredential(rootDir))?.token === credential.token) await removeRecordFile(path)
   }
 }
 
@@ -48,20 +43,16 @@ export async function writeApiCredential(rootDir: string, credential: ApiCredent
  * is believed.
  */
 export async function readApiCredential(rootDir: string): Promise<ApiCredential | undefined> {
-  let file: FileHandle | undefined
   try {
-    file = await open(join(rootDir, API_CREDENTIAL_FILE), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
-    const st = await file.stat()
+    const record = await readRecordFile(join(rootDir, API_CREDENTIAL_FILE), MAX_CREDENTIAL_FILE_BYTES)
     const uid = process.getuid?.()
-    if (!st.isFile() || st.size > MAX_CREDENTIAL_FILE_BYTES || (st.mode & 0o077) !== 0 || (uid !== undefined && st.uid !== uid)) return undefined
-    const v = JSON.parse(await file.readFile('utf8')) as Partial<ApiCredential> | null
+    if (!record || (record.mode & 0o077) !== 0 || (uid !== undefined && record.uid !== uid)) return undefined
+    const v = JSON.parse(record.text) as Partial<ApiCredential> | null
     if (typeof v?.token !== 'string' || !TOKEN.test(v.token) || typeof v.certificate !== 'string') return undefined
     new X509Certificate(v.certificate) // throws unless it is one certificate
     return {token: v.token, certificate: v.certificate}
   } catch {
     return undefined
-  } finally {
-    await file?.close()
   }
 }
 

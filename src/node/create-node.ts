@@ -11,7 +11,8 @@ import {instrumentRuntime, type CriMetrics} from '../cri/instrumented.js'
 import {RuntimeCache} from '../pleg/runtime-cache.js'
 import {EventStore} from '../store/event-store.js'
 import {parseResolvConf} from '../kuberuntime/dns.js'
-import {readBoundedSync} from '../util/read-bounded.js'
+import {terminationMessageReader} from '../kuberuntime/termination-message.js'
+import {readBoundedSync} from '../host/read-bounded.js'
 import {BackOff, INITIAL_BACKOFF_MS, MAX_BACKOFF_MS} from '../loop/backoff.js'
 import {InstanceStarts} from '../loop/instance-starts.js'
 import {type HostFs} from '../host/port.js'
@@ -22,7 +23,7 @@ import type {SyncContext} from '../loop/sync-pod.js'
 import {ProbeManager} from '../prober/manager.js'
 import type {ProbeMetrics} from '../prober/metrics.js'
 import type {SyncMetrics} from '../apply/sync-metrics.js'
-import {nodeCpuMilli, primaryHostIP} from '../util/node-info.js'
+import {nodeCpuMilli, primaryHostIP} from '../host/node-info.js'
 import os from 'node:os'
 import {serialQueue} from '../util/serial-queue.js'
 
@@ -103,7 +104,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
   const events = new EventStore({fs, rootDir: config.rootDir, clock, logger})
   let probeChanged: (uid: string) => void = () => {}
   const prober = new ProbeManager({runtime: runtime.runtime, clock, logger, onChange: (uid) => probeChanged(uid), events, metrics: overrides.probeMetrics})
-  const cache = new RuntimeCache(runtime.runtime, runtime.images, clock, config.nodeName)
+  const cache = new RuntimeCache(runtime.runtime, runtime.images, clock, config.nodeName, terminationMessageReader(fs))
   // Every change goes through here, so the cache knows which pods only this process changed.
   const changing = cache.track(runtime.runtime)
   const sync: SyncContext = Object.freeze({

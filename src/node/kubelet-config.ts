@@ -2,11 +2,11 @@
 // Unknown fields are warnings (a kubelet config file has many kube-node does not need); a
 // known field with a bad value is an error naming the file and the field.
 import {decodeYamlValue} from '../manifest/decode.js'
-import {InvalidInputError, type FieldIssue} from '../util/errors.js'
+import {InvalidInputError, TooLargeError, type FieldIssue} from '../util/errors.js'
 import {parseDuration} from '../util/duration.js'
 import {quantityValue} from '../util/quantity.js'
 import {ownValue} from '../util/own.js'
-import {readBounded, TooLargeError} from '../util/read-bounded.js'
+import {readBounded} from '../host/read-bounded.js'
 import {headerProblem} from '../sources/header.js'
 import {VALIDATION_MODES, type ValidationMode} from '../manifest/unknown-fields.js'
 

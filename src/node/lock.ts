@@ -7,12 +7,10 @@
 // both guarantees; a mkdir lock goes stale on kill -9.) The file is never removed or replaced, as
 // that would let a second process lock a fresh file while the first still holds the old one; it
 // holds the owner's PID, for people and tools only.
-import {constants} from 'node:fs'
-import {open, realpath, stat, type FileHandle} from 'node:fs/promises'
 import {join} from 'node:path'
 import {KubeNodeError} from '../util/errors.js'
 import {nodeHostFs} from '../host/node-host-fs.js'
-import {holdsExclusiveLock, tryLockExclusive} from '../host/flock.js'
+import {lockFileHolder, NotALockFileError, realDirOwner, tryLockFile} from '../host/lock-file.js'
 
 export class LockedError extends KubeNodeError {
   readonly kind = 'Locked'
@@ -30,44 +28,19 @@ export interface Lock {
   release(): Promise<void>
 }
 
-/** Longer than any PID line: what is read of the file to name its holder. */
-const MAX_PID_BYTES = 32
-
 export async function acquireLock(rootDir: string): Promise<Lock> {
   await nodeHostFs.mkdirPrivate(rootDir)
   await checkRootDirOwnership(rootDir)
   const path = join(rootDir, LOCK_FILE)
-  // Never through a link, never blocking on a FIFO; the descriptor is close-on-exec (libuv), so
-  // only flock(1), to which it is passed on purpose, ever shares it.
-  const file = await open(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644)
-  try {
-    if (!(await file.stat()).isFile()) throw new UnsafeRootDirError(`${path} is not a regular file; remove it and start again`)
-    if (!(await tryLockExclusive(file.fd))) {
-      const holder = await readPid(file)
-      const who = holder !== undefined ? `pid ${holder}` : 'another process'
-      throw new LockedError(`another kube-node (${who}) is already running with root dir ${rootDir}; stop it first or use another --root-dir`)
-    }
-    // Written in place: the lock is on this inode, a rename would put an unlocked one there.
-    await file.truncate(0)
-    await file.write(`${process.pid}\n`, 0)
-  } catch (err) {
-    await file.close()
+  const attempt = await tryLockFile(path).catch((err: unknown) => {
+    if (err instanceof NotALockFileError) throw new UnsafeRootDirError(`${path} is not a regular file; remove it and start again`)
     throw err
+  })
+  if (!attempt.taken) {
+    const who = attempt.holder !== undefined ? `pid ${attempt.holder}` : 'another process'
+    throw new LockedError(`another kube-node (${who}) is already running with root dir ${rootDir}; stop it first or use another --root-dir`)
   }
-  return {path, release: () => release(file)}
-}
-
-async function readPid(file: FileHandle): Promise<string | undefined> {
-  const buf = Buffer.alloc(MAX_PID_BYTES)
-  const {bytesRead} = await file.read(buf, 0, buf.length, 0).catch(() => ({bytesRead: 0}))
-  const text = buf.subarray(0, bytesRead).toString('utf8').trim()
-  return /^\d+$/.test(text) ? text : undefined
-}
-
-async function release(file: FileHandle): Promise<void> {
-  // Emptied while still held, so no later owner's PID is erased; closing releases the lock.
-  if ((await readPid(file)) === String(process.pid)) await file.truncate(0).catch(() => undefined)
-  await file.close()
+  return {path, release: attempt.release}
 }
 
 /**
@@ -75,8 +48,7 @@ async function release(file: FileHandle): Promise<void> {
  * could swap the lock file (and every record beside it). Checked on the real directory.
  */
 async function checkRootDirOwnership(rootDir: string): Promise<void> {
-  const real = await realpath(rootDir)
-  const st = await stat(real)
+  const st = await realDirOwner(rootDir)
   const uid = process.getuid?.()
   if (uid !== undefined && st.uid !== uid) {
     throw new UnsafeRootDirError(`root dir ${rootDir} belongs to uid ${st.uid}, not to this user (uid ${uid}): another user could take its lock and change its records; use a directory of your own`)
@@ -93,13 +65,5 @@ async function checkRootDirOwnership(rootDir: string): Promise<void> {
  * file or a reused PID names no one.
  */
 export async function lockHolder(rootDir: string): Promise<number | undefined> {
-  const path = join(rootDir, LOCK_FILE)
-  const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined)
-  if (!file) return undefined
-  try {
-    const pid = await readPid(file)
-    return pid !== undefined && (await holdsExclusiveLock(Number(pid), path)) ? Number(pid) : undefined
-  } finally {
-    await file.close()
-  }
+  return lockFileHolder(join(rootDir, LOCK_FILE))
 }

@@ -3,23 +3,19 @@
 // survives kube-node restarts. Written atomically (temp file + rename) so a crash never leaves
 // half a file, 0640 inside the pod's 0750 directory, and only by the sync path, which only
 // validated and admitted pods reach.
-import {mkdir, rename, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import type {StaticPod} from '../api/types.js'
 import {podDataDir} from '../kuberuntime/naming.js'
 import {MAX_MANIFEST_BYTES} from '../manifest/limits.js'
-import {readBoundedSync} from '../util/read-bounded.js'
+import {readBoundedSync} from '../host/read-bounded.js'
+import {writeRecordFile} from '../host/record-file.js'
 
 const FILE = 'pod.json'
 /** A pod.json is one validated manifest as indented JSON: larger than its YAML, never by this much. */
 const MAX_POD_JSON_BYTES = 4 * MAX_MANIFEST_BYTES
 
 async function writePodJson(rootDir: string, uid: string, text: string): Promise<void> {
-  const dir = podDataDir(rootDir, uid)
-  await mkdir(dir, {recursive: true, mode: 0o750})
-  const tmp = join(dir, `.${FILE}.${process.pid}.tmp`)
-  await writeFile(tmp, text, {mode: 0o640})
-  await rename(tmp, join(dir, FILE))
+  await writeRecordFile(podDataDir(rootDir, uid), FILE, text, 0o640)
 }
 
 /** savePod that writes only when a pod's manifest changed since this process last wrote it. */

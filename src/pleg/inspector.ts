@@ -9,7 +9,7 @@ import type {PodChanges} from './own-changes.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import {buildRuntimePods} from '../kuberuntime/runtime-status.js'
 import {ignoreNotFound} from '../cri/errors.js'
-import {withTerminationMessages} from '../kuberuntime/termination-message.js'
+import {withTerminationMessages, type TerminationMessageReader} from '../kuberuntime/termination-message.js'
 
 export class RuntimeInspector {
   private readonly statuses = new Map<string, ContainerStatus>()
@@ -25,7 +25,8 @@ export class RuntimeInspector {
 
   constructor(
     private readonly runtime: RuntimeService,
-    nodeName?: string,
+    nodeName: string | undefined,
+    private readonly readMessage: TerminationMessageReader,
   ) {
     this.selector = managedSelector(nodeName)
   }
@@ -103,7 +104,7 @@ export class RuntimeInspector {
     const exited = pod.containers.filter((c) => c.state === 'exited')
     if (exited.length === 0) return pod
     if (exited.some((c) => !this.messages.has(c.id))) {
-      const read = await withTerminationMessages(pod, this.statuses)
+      const read = await withTerminationMessages(pod, this.statuses, this.readMessage)
       for (const c of read.containers) if (c.state === 'exited') this.messages.set(c.id, c.message)
     }
     return {...pod, containers: pod.containers.map((c) => (c.state === 'exited' ? {...c, message: this.messages.get(c.id) ?? c.message} : c))}

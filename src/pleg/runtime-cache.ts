@@ -7,6 +7,7 @@
 import type {ImageService, RuntimeService} from '../cri/port.js'
 import {normalizeImageRef} from '../images/reference.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
+import {noTerminationMessages, type TerminationMessageReader} from '../kuberuntime/termination-message.js'
 import type {Clock} from '../util/clock.js'
 import {RuntimeInspector} from './inspector.js'
 import {OwnChanges} from './own-changes.js'
@@ -88,8 +89,10 @@ export class RuntimeCache {
     private readonly clock: Clock,
     /** Only this node's pods (see NODE_LABEL). */
     nodeName?: string,
+    /** Reads exited containers' termination messages (node/ binds it to the host). */
+    messages: TerminationMessageReader = noTerminationMessages,
   ) {
-    const inspector = new RuntimeInspector(runtime, nodeName)
+    const inspector = new RuntimeInspector(runtime, nodeName, messages)
     this.inspector = inspector
     this.changes = new OwnChanges(clock, (id, ip) => inspector.noteSandboxIp(id, ip))
     this.pods = new Timed(clock, async () => {

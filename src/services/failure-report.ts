@@ -57,7 +57,7 @@ function stateText(cs: ContainerStatus): string {
 async function logTail(node: KubeNode, rc: RuntimeContainer | undefined, lines: number): Promise<string[]> {
   if (!rc?.logPath || !isPlainlyInside(node.config.podLogsDir, rc.logPath)) return []
   const out = new LineCollector(LOG_LINE_MAX_BYTES)
-  await streamContainerLog(rc.logPath, {tail: lines, timestamps: false, follow: false}, out.write, node.clock).catch(() => undefined)
+  await streamContainerLog(rc.logPath, {tail: lines, timestamps: false, follow: false}, out.write, node.clock, node.fs).catch(() => undefined)
   return out.lines
 }
 

@@ -33,5 +33,5 @@ export async function containerLog(node: KubeNode, req: LogsRequest, write: LogW
   if (!isPlainlyInside(node.config.podLogsDir, target.logPath)) {
     throw new NotFoundError(`container "${name}" in pod "${pod.observed.name}" has its log outside --pod-logs-dir (${node.config.podLogsDir})`)
   }
-  await streamContainerLog(target.logPath, req, write, node.clock)
+  await streamContainerLog(target.logPath, req, write, node.clock, node.fs)
 }

@@ -2,10 +2,9 @@
 // file-system events (debounced, so an editor save or a `cp` in chunks is one read), and
 // re-listed every checkFrequencyMs so that a missed event changes nothing. Each read produces a
 // full snapshot; only a changed snapshot is emitted (the first one always).
-import {Stats} from 'node:fs'
-import {stat} from 'node:fs/promises'
 import {basename, dirname} from 'node:path'
-import {readLocation} from '../manifest/read.js'
+import type {HostFs, PathInfo} from '../host/port.js'
+import {hostManifestIO, readLocation, type ManifestFs} from '../manifest/read.js'
 import type {Clock} from '../util/clock.js'
 import {errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
@@ -13,6 +12,9 @@ import type {ValidationMode} from '../manifest/unknown-fields.js'
 import {createSource, type SourceCore} from './source-base.js'
 import {DirWatcher} from './dir-watcher.js'
 import type {ManifestSource} from './types.js'
+
+/** What a file source needs of the host: reading manifests and watching their directory. */
+export type FileSourceFs = ManifestFs & Pick<HostFs, 'watchDir'>
 
 export interface FileSourceOptions {
   path: string
@@ -24,6 +26,8 @@ export interface FileSourceOptions {
   clock?: Clock
   /** Quiet time after a file-system event before reading (default 50 ms: short, since a half-written file only keeps the last good version). */
   debounceMs?: number
+  /** The host the manifests are on. */
+  fs: FileSourceFs
 }
 
 export function createFileSource(opts: FileSourceOptions): ManifestSource {
@@ -31,55 +35,82 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
   const path = opts.path.length > 1 ? opts.path.replace(/\/+$/, '') : opts.path
   const name = `file:${path}`
   const debounceMs = opts.debounceMs ?? 50
-  const log = opts.logger
+  // Set just below, before anything can call it: a source reads only once started.
+  let reader: FileReader | undefined
   const {source, core} = createSource({
     name,
     kind: 'file',
     nodeName: opts.nodeName,
     validate: opts.validate,
     checkFrequencyMs: opts.checkFrequencyMs,
-    logger: log,
+    logger: opts.logger,
     clock: opts.clock,
     failure: 'reading manifests failed',
-    read: () => refresh(),
-    close: () => {
-      debounce?.abort()
-      watcher.close()
-    },
+    read: () => reader!.refresh(),
+    close: () => reader!.close(),
   })
-  const {cache}: SourceCore = core
+  reader = new FileReader(path, opts.fs, core, debounceMs, opts.checkFrequencyMs)
+  return source
+}
 
-  let debounce: AbortController | undefined
-  let missingWarned = false
-  const watcher = new DirWatcher(name, log, opts.checkFrequencyMs, () => schedule())
+/** The steps of one file source: look at the path, watch it, read it into the cache, re-read soon after events. */
+class FileReader {
+  private debounce: AbortController | undefined
+  private missingWarned = false
+  private readonly watcher: DirWatcher
+  private readonly io: ReturnType<typeof hostManifestIO>
 
-  const publish = (): void => core.publish()
+  constructor(
+    private readonly path: string,
+    private readonly fs: FileSourceFs,
+    private readonly core: SourceCore,
+    private readonly debounceMs: number,
+    checkFrequencyMs: number,
+  ) {
+    this.watcher = new DirWatcher(core.name, core.logger, checkFrequencyMs, fs, () => this.schedule())
+    this.io = hostManifestIO(fs)
+  }
 
-  async function refresh(): Promise<void> {
-    const st = await stat(path).catch((err: unknown) => err)
-    if (isMissing(st)) {
-      if (!missingWarned) log.warn('path does not exist, ignoring', {source: name})
-      missingWarned = true
-      watcher.close()
-      cache.retainOnly(new Set())
-      cache.setSourceIssues([])
-      publish()
-      return
-    }
-    if (missingWarned) log.info('path exists now', {source: name})
-    missingWarned = false
-    if (!(st instanceof Stats)) {
+  close(): void {
+    this.debounce?.abort()
+    this.watcher.close()
+  }
+
+  async refresh(): Promise<void> {
+    const {core, path} = this
+    const st = await this.fs.stat(path, {follow: true}).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))))
+    if (isMissing(st)) return this.missing()
+    if (this.missingWarned) core.logger.info('path exists now', {source: core.name})
+    this.missingWarned = false
+    if (st instanceof Error) {
       // Cannot even look at the path (permissions): keep every last good file, report it.
-      cache.setSourceIssues([{location: path, document: 0, field: '', message: errorMessage(st)}])
-      publish()
+      core.cache.setSourceIssues([{location: path, document: 0, field: '', message: errorMessage(st)}])
+      core.publish()
       return
     }
-    const isDir = st.isDirectory()
-    await watcher.watch(isDir ? path : dirname(path), isDir ? undefined : basename(path))
-    // A stop that came while the watch was being set up closes it again.
-    if (core.stopping.aborted) watcher.close()
+    await this.readPath(st.type === 'directory')
+  }
 
-    const result = await readLocation({kind: isDir ? 'dir' : 'file', path, arg: path})
+  /** The path is gone: no pods from it, and one warning until it is back. */
+  private missing(): void {
+    const {core} = this
+    if (!this.missingWarned) core.logger.warn('path does not exist, ignoring', {source: core.name})
+    this.missingWarned = true
+    this.watcher.close()
+    core.cache.retainOnly(new Set())
+    core.cache.setSourceIssues([])
+    core.publish()
+  }
+
+  /** Watches the path, reads it and puts every file's text or problem in the cache. */
+  private async readPath(isDir: boolean): Promise<void> {
+    const {core, path} = this
+    const {cache} = core
+    await this.watcher.watch(isDir ? path : dirname(path), isDir ? undefined : basename(path))
+    // A stop that came while the watch was being set up closes it again.
+    if (core.stopping.aborted) this.watcher.close()
+
+    const result = await readLocation({kind: isDir ? 'dir' : 'file', path, arg: path}, this.io)
     // A directory that cannot be listed says nothing about its files: keep them all.
     const listingFailed = isDir && result.issues.some((i) => i.location === path)
     cache.setSourceIssues(listingFailed ? result.issues.filter((i) => i.location === path) : [])
@@ -97,29 +128,29 @@ export function createFileSource(opts: FileSourceOptions): ManifestSource {
       cache.setReadIssue(issue.location, issue)
     }
     if (!listingFailed) cache.retainOnly(present)
-    publish()
+    core.publish()
     // Maybe caught in the middle of a write: look again once it had time to finish.
-    if (changedAndBroken) schedule()
+    if (changedAndBroken) this.schedule()
   }
 
   /** Debounced re-read: every call restarts the wait. */
-  function schedule(): void {
+  private schedule(): void {
+    const {core} = this
     if (core.stopping.aborted) return
-    debounce?.abort()
+    this.debounce?.abort()
     const mine = new AbortController()
-    debounce = mine
-    void core.clock.sleep(debounceMs, AbortSignal.any([mine.signal, core.stopping])).then(() => {
+    this.debounce = mine
+    void core.clock.sleep(this.debounceMs, AbortSignal.any([mine.signal, core.stopping])).then(() => {
       if (mine.signal.aborted || core.stopping.aborted) return
-      debounce = undefined
+      this.debounce = undefined
       void core.request()
     })
   }
-
-
-  return source
 }
 
-function isMissing(st: unknown): boolean {
+/** Nothing at the path (HostFs says undefined), or a parent that is not a directory. */
+function isMissing(st: PathInfo | Error | undefined): st is undefined | Error {
+  if (st === undefined) return true
   if (!(st instanceof Error)) return false
   const code = 'code' in st ? String(st.code) : ''
   return code === 'ENOENT' || code === 'ENOTDIR'

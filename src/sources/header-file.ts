@@ -1,8 +1,8 @@
 // `--manifest-url-header-file FILE`: the URL headers in a file (one `Key: Value` per line, blank
 // lines and `#` comments skipped), so credentials need not sit in argv where every local user
 // can read them. Problems name the file and the line, never the value.
-import {readBounded, TooLargeError} from '../util/read-bounded.js'
-import {InvalidInputError} from '../util/errors.js'
+import type {HostFs} from '../host/port.js'
+import {InvalidInputError, TooLargeError} from '../util/errors.js'
 import {headerProblem} from './header.js'
 
 /** More than any set of headers; a FIFO or /dev/zero given by mistake must not fill memory. */
@@ -29,10 +29,10 @@ export function parseHeaderFile(text: string, file: string): Record<string, stri
   return out
 }
 
-export async function readHeaderFile(file: string): Promise<Record<string, string[]>> {
+export async function readHeaderFile(file: string, fs: Pick<HostFs, 'readBounded'>): Promise<Record<string, string[]>> {
   let text: string
   try {
-    text = await readBounded(file, MAX_HEADER_FILE_BYTES)
+    text = (await fs.readBounded(file, MAX_HEADER_FILE_BYTES)).toString('utf8')
   } catch (err) {
     if (err instanceof TooLargeError) throw new InvalidInputError(`--manifest-url-header-file ${file}: larger than ${MAX_HEADER_FILE_BYTES / 1024} KiB`)
     throw new InvalidInputError(`--manifest-url-header-file ${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`)

@@ -1,6 +1,9 @@
 // Typed errors. Each carries the context a person needs; cli/ turns them into one sentence and
 // an exit code. The core throws these and never decides exit codes itself.
 
+/** A file (or body) larger than the limit its reader set. */
+export class TooLargeError extends RangeError {}
+
 export abstract class KubeNodeError extends Error {
   abstract readonly kind: string
   constructor(message: string, options?: {cause?: unknown}) {

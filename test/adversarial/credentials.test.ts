@@ -10,6 +10,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {readLocation} from '../../src/manifest/read.js'
 import {parseHeaderFile, readHeaderFile} from '../../src/sources/header-file.js'
 import {InvalidInputError} from '../../src/util/errors.js'
+import {nodeHostFs} from '../../src/host/node-host-fs.js'
 import {kn, makeDirs} from '../e2e/support.js'
 
 const SECRET = 'Bearer s3cr3t-token-value'
@@ -92,7 +93,7 @@ describe('--manifest-url-header-file', () => {
   })
 
   it('a huge or endless file is refused within 64 KiB', async () => {
-    await expect(readHeaderFile('/dev/zero')).rejects.toThrow(/larger than 64 KiB/)
+    await expect(readHeaderFile('/dev/zero', nodeHostFs)).rejects.toThrow(/larger than 64 KiB/)
   })
 
   it('watch refuses a missing header file with exit 2', async () => {

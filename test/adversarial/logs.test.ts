@@ -8,6 +8,7 @@ import {afterAll, describe, expect, it} from 'vitest'
 import fc from 'fast-check'
 import {LOG_CHUNK_BYTES, streamContainerLog} from '../../src/kuberuntime/logs.js'
 import {formatRecord, parseLog} from '../../src/kuberuntime/log-format.js'
+import {nodeHostFs} from '../../src/host/node-host-fs.js'
 import {realClock} from '../../src/util/clock.js'
 import {lineSink} from '../support/log-lines.js'
 
@@ -16,7 +17,7 @@ afterAll(() => rmSync(dir, {recursive: true, force: true}))
 
 async function read(path: string, tail?: number): Promise<string[]> {
   const out = lineSink()
-  await streamContainerLog(path, {timestamps: false, follow: false, ...(tail !== undefined ? {tail} : {})}, out.write, realClock)
+  await streamContainerLog(path, {timestamps: false, follow: false, ...(tail !== undefined ? {tail} : {})}, out.write, realClock, nodeHostFs)
   return out.lines
 }
 

@@ -39,7 +39,8 @@ describe('a directory of large files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kn-bigdir-'))
     const nine = `# ${'x'.repeat(9 * 1024 * 1024)}\n`
     for (let i = 0; i < 10; i++) writeFileSync(join(dir, `f${i}.yaml`), nine)
-    const r = await readLocation({kind: 'dir', path: dir, arg: dir})
+    const {diskIO} = await import('../support/disk-io.js')
+    const r = await readLocation({kind: 'dir', path: dir, arg: dir}, diskIO)
     rmSync(dir, {recursive: true, force: true})
     const read = r.blobs.reduce((n, b) => n + b.text.length, 0)
     expect(read).toBeLessThanOrEqual(MAX_DIRECTORY_BYTES)

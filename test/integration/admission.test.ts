@@ -18,6 +18,7 @@ import {podDataDir} from '../../src/kuberuntime/naming.js'
 import {silentLogger} from '../../src/util/logger.js'
 import type {NodeInfo} from '../../src/util/node-info.js'
 import {testNodeConfig} from '../support/node-config.js'
+import {diskIO} from '../support/disk-io.js'
 
 const IMAGE = 'localhost:5000/busybox:1.0'
 const NODE: NodeInfo = {name: 'n1', maxPods: 110, capacity: {cpuMilli: 2000, memoryBytes: 8 * 2 ** 30, pods: 110}, labels: {'kubernetes.io/os': 'linux', 'kubernetes.io/hostname': 'n1'}, os: 'linux'}
@@ -33,7 +34,7 @@ describe('admission', () => {
       writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}}\nspec:\n  containers:\n  - name: main\n    image: "${IMAGE}"\n${extra}`)
       return file
     })
-    return (await loadStaticPods(files, {nodeName: 'n1'})).pods
+    return (await loadStaticPods(files, {nodeName: 'n1', io: diskIO})).pods
   }
 
   beforeEach(async () => {

@@ -16,6 +16,7 @@ import {emptyDirPath} from '../../src/kuberuntime/naming.js'
 import {silentLogger} from '../../src/util/logger.js'
 import type {StaticPod} from '../../src/api/types.js'
 import {testNodeConfig} from '../support/node-config.js'
+import {diskIO} from '../support/disk-io.js'
 
 const IMAGE = 'localhost:5000/busybox:1.0'
 const MESSAGE = 'Usage of EmptyDir volume "cache" exceeds the limit "1Mi".'
@@ -30,7 +31,7 @@ describe('emptyDir sizeLimit over the fake CRI: static pods are never evicted', 
   async function staticPod(name: string): Promise<StaticPod> {
     const file = join(work, `${name}.yaml`)
     writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}}\nspec:\n  volumes: [{name: cache, emptyDir: {sizeLimit: 1Mi}}]\n  containers: [{name: main, image: "${IMAGE}", volumeMounts: [{name: cache, mountPath: /cache}]}]\n`)
-    return (await loadStaticPods([file], {nodeName: 'n1'})).pods[0]!
+    return (await loadStaticPods([file], {nodeName: 'n1', io: diskIO})).pods[0]!
   }
   const fill = (sp: StaticPod, bytes: number): void => writeFileSync(join(emptyDirPath(node.config.rootDir, sp.pod.metadata.uid, 'cache'), 'data'), Buffer.alloc(bytes, 1))
   const states = (): string[] => [...fake.containers.values()].map((c) => c.status.state)

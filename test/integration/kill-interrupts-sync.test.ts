@@ -20,6 +20,7 @@ import {silentLogger} from '../../src/util/logger.js'
 import type {StaticPod} from '../../src/api/types.js'
 import {close, listen} from './prober/listen.js'
 import {testNodeConfig} from '../support/node-config.js'
+import {diskIO} from '../support/disk-io.js'
 
 const IMAGE = 'localhost:5000/busybox:1.0'
 const HUGE = 'localhost:5000/huge:1.0'
@@ -37,7 +38,7 @@ describe('a kill interrupts the running sync', () => {
   async function staticPod(name: string, spec: string): Promise<StaticPod> {
     const file = join(work, `${name}.yaml`)
     writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}}\nspec:\n${spec}`)
-    return (await loadStaticPods([file], {nodeName: 'n1'})).pods[0]!
+    return (await loadStaticPods([file], {nodeName: 'n1', io: diskIO})).pods[0]!
   }
 
   const oneContainer = (image: string, extra = ''): string => `  terminationGracePeriodSeconds: 5\n  containers:\n  - {name: main, image: "${image}"${extra}}\n`

@@ -13,6 +13,7 @@ import {EMPTY_OBJECT_STORE} from '../../src/manifest/object-store.js'
 import {silentLogger} from '../../src/util/logger.js'
 import type {StaticPod} from '../../src/api/types.js'
 import {testNodeConfig} from '../support/node-config.js'
+import {diskIO} from '../support/disk-io.js'
 
 const IMAGE = 'localhost:5000/busybox:1.0'
 const MISSING = 'localhost:5000/missing:1'
@@ -27,7 +28,7 @@ describe('kubelet messages over the watch loop', () => {
   async function staticPod(name: string, image: string): Promise<StaticPod> {
     const file = join(work, `${name}.yaml`)
     writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}}\nspec:\n  containers: [{name: main, image: "${image}"}]\n`)
-    return (await loadStaticPods([file], {nodeName: 'n1'})).pods[0]!
+    return (await loadStaticPods([file], {nodeName: 'n1', io: diskIO})).pods[0]!
   }
 
   const waiting = (): {reason?: string | undefined; message?: string | undefined} | undefined => loop.statuses()[0]!.status?.containerStatuses?.[0]?.state?.waiting

@@ -15,6 +15,7 @@ import {createObjectStore} from '../../src/manifest/object-store.js'
 import {createLogger} from '../../src/util/logger.js'
 import type {Secret, StaticPod} from '../../src/api/types.js'
 import {testNodeConfig} from '../support/node-config.js'
+import {diskIO} from '../support/disk-io.js'
 
 const IMAGE = 'registry.example.com/team/app:1.0'
 const PASSWORD = 'pa55-hunter2-marker'
@@ -33,7 +34,7 @@ describe('imagePullSecrets over the fake CRI', () => {
   async function staticPod(secrets: string[]): Promise<StaticPod> {
     const file = join(work, 'app.yaml')
     writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata: {name: app}\nspec:\n  imagePullSecrets: [${secrets.map((s) => `{name: ${s}}`).join(', ')}]\n  containers: [{name: main, image: "${IMAGE}"}]\n`)
-    return (await loadStaticPods([file], {nodeName: 'n1'})).pods[0]!
+    return (await loadStaticPods([file], {nodeName: 'n1', io: diskIO})).pods[0]!
   }
   async function run(sp: StaticPod, secrets: Secret[]): Promise<PodRunResult> {
     const [r] = await runOnce(node.sync, [sp], {wait: 'running', timeoutMs: 5_000, parallelism: 1}, {objects: createObjectStore([], secrets)})

@@ -18,6 +18,7 @@ import type {NodeInfo} from '../../src/util/node-info.js'
 import type {ContainerConfig, PodSandboxConfig} from '../../src/cri/api.js'
 import type {AppArmorHost} from '../../src/host/apparmor.js'
 import {testNodeConfig} from '../support/node-config.js'
+import {diskIO} from '../support/disk-io.js'
 
 const IMAGE = 'localhost:5000/busybox:1.0'
 const NODE: NodeInfo = {name: 'n1', maxPods: 110, capacity: {cpuMilli: 2000, memoryBytes: 8 * 2 ** 30, pods: 110}, labels: {'kubernetes.io/os': 'linux'}, os: 'linux'}
@@ -39,7 +40,7 @@ describe('runtime-dependent fields', () => {
     // A body without its own containers gets the plain one.
     const containers = body.includes('containers:') ? '' : `  containers:\n  - name: main\n    image: "${IMAGE}"\n`
     writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}}\n${body}${containers}`)
-    return (await loadStaticPods([file], {nodeName: 'n1'})).pods[0]!
+    return (await loadStaticPods([file], {nodeName: 'n1', io: diskIO})).pods[0]!
   }
 
   const run = async (name: string, body: string) => {

@@ -20,6 +20,7 @@ import type {PodSandboxConfig} from '../../src/cri/api.js'
 import {testNodeConfig} from '../support/node-config.js'
 import {podStatusText} from '../../src/cli/render/pod-row.js'
 import {loadPod} from '../../src/node/pod-store.js'
+import {diskIO} from '../support/disk-io.js'
 
 const IMAGE = 'localhost:5000/busybox:latest'
 const MISSING = 'localhost:5000/missing:1.0'
@@ -130,7 +131,7 @@ describe('start-after over the fake CRI', () => {
     it('holds a pod until the pod it starts after is Ready, then creates it without waiting for a resync', async () => {
       fake.pullable.clear()
       loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true, objects: () => EMPTY_OBJECT_STORE}, {random: () => 0})
-      const {pods} = await loadStaticPods([write('api.yaml', pod('api', 'etcd')), write('etcd.yaml', pod('etcd'))], {nodeName: 'node1'})
+      const {pods} = await loadStaticPods([write('api.yaml', pod('api', 'etcd')), write('etcd.yaml', pod('etcd'))], {nodeName: 'node1', io: diskIO})
       loop.handleUpdates([{op: 'ADD', pods}])
       await loop.idle()
       // etcd cannot pull its image: api is held, with a status that says why.

@@ -13,6 +13,7 @@ import {EMPTY_OBJECT_STORE} from '../../src/manifest/object-store.js'
 import {silentLogger} from '../../src/util/logger.js'
 import type {StaticPod} from '../../src/api/types.js'
 import {testNodeConfig} from '../support/node-config.js'
+import {diskIO} from '../support/disk-io.js'
 
 const IMAGE = 'localhost:5000/busybox:1.0'
 
@@ -27,7 +28,7 @@ describe('SyncLoop over the fake CRI', () => {
   async function staticPod(name: string, image = IMAGE): Promise<StaticPod> {
     const file = join(work, `${name}.yaml`)
     writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}}\nspec:\n  containers: [{name: main, image: "${image}"}]\n`)
-    return (await loadStaticPods([file], {nodeName: 'n1'})).pods[0]!
+    return (await loadStaticPods([file], {nodeName: 'n1', io: diskIO})).pods[0]!
   }
 
   function running(): string[] {
@@ -210,7 +211,7 @@ describe('SyncLoop over the fake CRI', () => {
   it('the tick syncs a pod when its activeDeadlineSeconds falls, not a resync later', async () => {
     const file = join(work, 'short.yaml')
     writeFileSync(file, `apiVersion: v1\nkind: Pod\nmetadata: {name: short}\nspec:\n  activeDeadlineSeconds: 30\n  containers: [{name: main, image: "${IMAGE}"}]\n`)
-    const [short] = (await loadStaticPods([file], {nodeName: 'n1'})).pods
+    const [short] = (await loadStaticPods([file], {nodeName: 'n1', io: diskIO})).pods
     loop.handleUpdates([{op: 'ADD', pods: [short!]}])
     await loop.idle()
     expect(running()).toHaveLength(1)
@@ -227,7 +228,7 @@ describe('SyncLoop over the fake CRI', () => {
     const version = (label: string): string => `apiVersion: v1\nkind: Pod\nmetadata: {name: short, labels: {v: "${label}"}}\nspec:\n  activeDeadlineSeconds: 30\n  containers: [{name: main, image: "${IMAGE}"}]\n`
     const load = async (label: string): Promise<StaticPod> => {
       writeFileSync(file, version(label))
-      return (await loadStaticPods([file], {nodeName: 'n1'})).pods[0]!
+      return (await loadStaticPods([file], {nodeName: 'n1', io: diskIO})).pods[0]!
     }
     const events: string[] = []
     const emit = node.events.emit.bind(node.events)

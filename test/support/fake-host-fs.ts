@@ -1,8 +1,14 @@
 // An in-memory HostFs for unit tests of the effects: directories, files with modes and mounts,
 // and a log of every call, so a test sees what the node would hold without touching a disk.
 import {posix} from 'node:path'
-import type {HostFile, HostFs, MountPoint, OwnershipResult, PathInfo} from '../../src/host/port.js'
+import type {DirWatch, HostFile, HostFs, MountPoint, OwnershipResult, PathInfo, ReadHandle} from '../../src/host/port.js'
 import {PathEscapeError} from '../../src/util/contained-path.js'
+import {TooLargeError} from '../../src/util/errors.js'
+
+/** An error with the code node:fs would give, which readers of the port look at. */
+function fsError(code: string, path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: ${path}`), {code})
+}
 
 export class FakeHostFs implements HostFs {
   readonly dirs = new Map<string, number>([['/', 0o755]])
@@ -42,6 +48,39 @@ export class FakeHostFs implements HostFs {
   async list(dir: string): Promise<string[]> {
     const names = [...this.dirs.keys(), ...this.files.keys()].filter((p) => p !== dir && posix.dirname(p) === dir)
     return names.map((p) => posix.basename(p))
+  }
+
+  async readDir(dir: string): Promise<string[]> {
+    if (!this.dirs.has(dir)) throw fsError(this.files.has(dir) ? 'ENOTDIR' : 'ENOENT', dir)
+    return this.list(dir)
+  }
+
+  /** Watches set up by watchDir; `change` tells them a name changed. */
+  readonly watches = new Map<string, Set<(name: string | undefined) => void>>()
+
+  watchDir(dir: string, onChange: (name: string | undefined) => void): DirWatch {
+    if (!this.dirs.has(dir)) throw fsError('ENOENT', dir)
+    const set = this.watches.get(dir) ?? new Set()
+    set.add(onChange)
+    this.watches.set(dir, set)
+    return {close: () => void set.delete(onChange)}
+  }
+
+  async readBounded(path: string, limit: number): Promise<Buffer> {
+    const file = this.files.get(path)
+    if (!file) throw fsError(this.dirs.has(path) ? 'EISDIR' : 'ENOENT', path)
+    if (file.data.length > limit) throw new TooLargeError(`larger than ${limit} bytes`)
+    return file.data
+  }
+
+  async openRead(path: string): Promise<ReadHandle> {
+    const file = this.files.get(path)
+    if (!file) throw fsError(this.dirs.has(path) ? 'EISDIR' : 'ENOENT', path)
+    return {
+      size: async () => file.data.length,
+      read: async (buf, offset, length, position) => file.data.copy(buf, offset, position, Math.min(file.data.length, position + length)),
+      close: async () => undefined,
+    }
   }
 
   async stat(path: string): Promise<PathInfo | undefined> {

@@ -107,7 +107,25 @@ export function createGrpcRuntime(opts: GrpcRuntimeOptions): Runtime {
   const rt: RuntimeServiceClient = new proto.RuntimeService(runtimeEp.target, creds, {channelOverride: runtimeChannel})
   const im: ImageServiceClient = new proto.ImageService(imageEp.target, creds, {channelOverride: imageChannel})
 
-  const runtime: RuntimeService = {
+  const runtime = runtimeService(rt, timeout)
+  const images = imageService(im, timeout)
+
+  let closed = false
+  return {
+    runtime: explainUnreachable(runtime, runtimeEp, '--runtime-endpoint'),
+    images: explainUnreachable(images, imageEp, imageEp.target === runtimeEp.target ? '--runtime-endpoint' : '--image-endpoint'),
+    close: () => {
+      if (closed) return
+      closed = true
+      runtimeChannel.close()
+      if (imageChannel !== runtimeChannel) imageChannel.close()
+    },
+  }
+}
+
+/** The RuntimeService calls on the wire, each with its deadline. */
+function runtimeService(rt: RuntimeServiceClient, timeout: number): RuntimeService {
+  return {
     version: async () =>
       versionFromWire(await unary<W.VersionResponse__Output>('Version', timeout, (o, cb) => rt.Version({version: KUBE_RUNTIME_API_VERSION}, o, cb))),
 
@@ -195,8 +213,11 @@ export function createGrpcRuntime(opts: GrpcRuntimeOptions): Runtime {
       return res.stats.map(containerStatsFromWire)
     },
   }
+}
 
-  const images: ImageService = {
+/** The ImageService calls on the wire. */
+function imageService(im: ImageServiceClient, timeout: number): ImageService {
+  return {
     listImages: async (filter?: ImageSpec) => {
       const req = {filter: filter ? {image: imageSpecToWire(filter)} : null}
       const res = await unary<W.ListImagesResponse__Output>('ListImages', timeout, (o, cb) => im.ListImages(req, o, cb))
@@ -222,18 +243,6 @@ export function createGrpcRuntime(opts: GrpcRuntimeOptions): Runtime {
 
     removeImage: async (image: ImageSpec) => {
       await unary<W.RemoveImageResponse__Output>('RemoveImage', timeout, (o, cb) => im.RemoveImage({image: imageSpecToWire(image)}, o, cb))
-    },
-  }
-
-  let closed = false
-  return {
-    runtime: explainUnreachable(runtime, runtimeEp, '--runtime-endpoint'),
-    images: explainUnreachable(images, imageEp, imageEp.target === runtimeEp.target ? '--runtime-endpoint' : '--image-endpoint'),
-    close: () => {
-      if (closed) return
-      closed = true
-      runtimeChannel.close()
-      if (imageChannel !== runtimeChannel) imageChannel.close()
     },
   }
 }

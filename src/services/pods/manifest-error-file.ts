@@ -2,12 +2,12 @@
 // its last good version running, for readers in other processes (get, describe, the API). It names
 // the watch that wrote it: a reader shows it only while that process runs, so a file left behind
 // by a stopped watch never makes a pod look broken. Written atomically like pod.json.
-import {mkdir, rename, rm, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import type {StatusWriter} from '../../api/status-record.js'
 import {podDataDir} from '../../kuberuntime/naming.js'
 import type {ManifestErrorNote} from '../../status/manifest-error.js'
-import {readBoundedSync} from '../../util/read-bounded.js'
+import {readBoundedSync} from '../../host/read-bounded.js'
+import {removeRecordFile, writeRecordFile} from '../../host/record-file.js'
 
 const FILE = 'manifest-error.json'
 /** The problems of one file, each bounded by validation: far below this. */
@@ -18,15 +18,11 @@ export interface ManifestErrorFile extends ManifestErrorNote {
 }
 
 export async function writeManifestError(rootDir: string, uid: string, note: ManifestErrorFile): Promise<void> {
-  const dir = podDataDir(rootDir, uid)
-  await mkdir(dir, {recursive: true, mode: 0o750})
-  const tmp = join(dir, `.${FILE}.${process.pid}.tmp`)
-  await writeFile(tmp, JSON.stringify(note) + '\n', {mode: 0o640})
-  await rename(tmp, join(dir, FILE))
+  await writeRecordFile(podDataDir(rootDir, uid), FILE, JSON.stringify(note) + '\n', 0o640)
 }
 
 export async function removeManifestError(rootDir: string, uid: string): Promise<void> {
-  await rm(join(podDataDir(rootDir, uid), FILE), {force: true})
+  await removeRecordFile(join(podDataDir(rootDir, uid), FILE))
 }
 
 /** One synchronous read, as loadPod: `get` of many pods reads one per pod. */

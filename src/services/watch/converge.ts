@@ -9,7 +9,7 @@ import {IssueLog} from '../../sources/issue-log.js'
 import {PodConfig} from '../../sources/pod-config.js'
 import {Pleg} from '../../pleg/relist.js'
 import {SyncLoop} from '../../loop/sync-loop.js'
-import {readNodeInfo} from '../../util/node-info.js'
+import {readNodeInfo} from '../../host/node-info.js'
 import {DEFAULT_LOG_ROTATION} from '../../apply/log-rotation.js'
 import {DEFAULT_MAX_PODS} from '../../node/config.js'
 import {StatusStore, readAllStatusRecords} from '../../store/status-store.js'
@@ -32,7 +32,7 @@ function createSources(node: KubeNode, opts: WatchOptions): ManifestSource[] {
   const {logger, clock} = node
   const {nodeName, validate} = node.config
   return [
-    ...(opts.manifestDir ? [createFileSource({path: opts.manifestDir, nodeName, validate, checkFrequencyMs: opts.fileCheckFrequencyMs, logger, clock})] : []),
+    ...(opts.manifestDir ? [createFileSource({path: opts.manifestDir, nodeName, validate, checkFrequencyMs: opts.fileCheckFrequencyMs, logger, clock, fs: node.fs})] : []),
     ...opts.manifestUrls.map((url) => createHttpSource({url, headers: opts.manifestUrlHeaders, nodeName, validate, checkFrequencyMs: opts.httpCheckFrequencyMs, logger})),
   ]
 }

@@ -1,7 +1,6 @@
 // watch's serving half: /healthz, /pods, /metrics (and /metrics/probes, /metrics/resource) and the
 // read-only Kubernetes API, on plain HTTP and, for kubectl's token, on TLS; the files that tell
 // `kubeconfig` where the API is and which credential it takes.
-import {readFile} from 'node:fs/promises'
 import type {KubeNode} from '../../node/create-node.js'
 import type {Pod} from '../../api/types.js'
 import {MANIFEST_ERROR_ANNOTATION} from '../../status/manifest-error.js'
@@ -59,7 +58,7 @@ function handlers(node: KubeNode, opts: WatchOptions, converging: Converging, ku
     },
     metrics: () => opts.metrics.text(),
     metricsProbes: opts.probeMetrics && (() => opts.probeMetrics?.text() ?? Promise.resolve('')),
-    metricsResource: resourceMetrics({runtime: node.runtime, pods: () => node.cache.all(), readText: (path) => readFile(path, 'utf8'), clock, logger}),
+    metricsResource: resourceMetrics({runtime: node.runtime, pods: () => node.cache.all(), readText: (path) => node.fs.readText(path), clock, logger}),
     kubeApi,
   }
 }

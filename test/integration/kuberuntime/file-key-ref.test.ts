@@ -15,6 +15,7 @@ import {silentLogger} from '../../../src/util/logger.js'
 import {FakeClock} from '../../support/fake-clock.js'
 import {FakeRuntime} from '../../support/fake-runtime.js'
 import {testNodeConfig} from '../../support/node-config.js'
+import {diskIO} from '../../support/disk-io.js'
 
 const IMAGE = 'localhost:5000/busybox:1.36'
 
@@ -134,7 +135,7 @@ describe('fileKeyRef over the fake CRI', () => {
     envFile = 'DB_ADDRESS=db:5432\n'
     const file = join(work, 'envfile.yaml')
     writeFileSync(file, MANIFEST.replace(/ {2}- name: strict\n[\s\S]*?(?=^ {2}volumes:)/m, '').replace('key: EMPTY}', 'key: LATE}'))
-    const sp = (await loadStaticPods([file], {nodeName: 'node1'})).pods[0]!
+    const sp = (await loadStaticPods([file], {nodeName: 'node1', io: diskIO})).pods[0]!
     const loop = new SyncLoop({sync: node.sync, logger: silentLogger, clock, sourcesReady: () => true, objects: () => EMPTY_OBJECT_STORE}, {random: () => 0})
     try {
       loop.handleUpdates([{op: 'ADD', pods: [sp]}])

@@ -7,6 +7,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {parseLog} from '../../../src/kuberuntime/log-format.js'
 import {streamContainerLog} from '../../../src/kuberuntime/logs.js'
+import {nodeHostFs} from '../../../src/host/node-host-fs.js'
 import {realClock} from '../../../src/util/clock.js'
 import {lineSink} from '../../support/log-lines.js'
 
@@ -32,7 +33,7 @@ describe('streamContainerLog', () => {
     const path = file()
     writeFileSync(path, [1, 2, 3].map((i) => `${T1} stdout F line ${i}`).join('\n') + '\n')
     const out = lineSink()
-    await streamContainerLog(path, {tail: 2, timestamps: true, follow: false}, out.write, realClock)
+    await streamContainerLog(path, {tail: 2, timestamps: true, follow: false}, out.write, realClock, nodeHostFs)
     expect(out.lines).toEqual([`${T1} line 2`, `${T1} line 3`])
   })
 
@@ -41,7 +42,7 @@ describe('streamContainerLog', () => {
     writeFileSync(path, `${T1} stdout F first\n`)
     const out = lineSink()
     const abort = new AbortController()
-    const done = streamContainerLog(path, {timestamps: false, follow: true, signal: abort.signal, pollMs: 20}, out.write, realClock)
+    const done = streamContainerLog(path, {timestamps: false, follow: true, signal: abort.signal, pollMs: 20}, out.write, realClock, nodeHostFs)
     await new Promise((r) => setTimeout(r, 60))
     appendFileSync(path, `${T2} stdout F second\n`)
     await new Promise((r) => setTimeout(r, 80))
@@ -63,7 +64,7 @@ describe('streamContainerLog with small reads', () => {
     writeFileSync(path, `${T1} stdout F one\n${T1} stdout P ${long}\n${T1} stdout P ${long}\n${T1} stdout F end\nraw line\n${T2} stdout F last\n`)
     for (const chunkBytes of [7, 64, 4096]) {
       const out = lineSink()
-      await streamContainerLog(path, {tail: 3, timestamps: false, follow: false, chunkBytes}, out.write, realClock)
+      await streamContainerLog(path, {tail: 3, timestamps: false, follow: false, chunkBytes}, out.write, realClock, nodeHostFs)
       expect(out.lines).toEqual([`${long}${long}end`, 'raw line', 'last'])
     }
   })
@@ -72,7 +73,7 @@ describe('streamContainerLog with small reads', () => {
     const path = file()
     writeFileSync(path, `${T1} stdout F ${'q'.repeat(5000)}\n`)
     const sizes: number[] = []
-    await streamContainerLog(path, {tail: 1, timestamps: false, follow: false, chunkBytes: 256}, (p) => void sizes.push(p.data.length), realClock)
+    await streamContainerLog(path, {tail: 1, timestamps: false, follow: false, chunkBytes: 256}, (p) => void sizes.push(p.data.length), realClock, nodeHostFs)
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(5000)
     expect(Math.max(...sizes)).toBeLessThanOrEqual(512)
   })
@@ -91,6 +92,7 @@ describe('streamContainerLog with small reads', () => {
         if (got.length === 3) abort.abort()
       },
       realClock,
+      nodeHostFs,
     )
     // Three lines, and at most the rest of the one chunk in hand when the abort came.
     expect(got.length).toBeGreaterThanOrEqual(3)
@@ -118,10 +120,10 @@ describe('streamContainerLog agrees with joining the records, for any chunk size
         writeFileSync(path, text)
         const expected = parseLog(text).map((r) => r.text)
         const whole = lineSink()
-        await streamContainerLog(path, {timestamps: false, follow: false, chunkBytes}, whole.write, realClock)
+        await streamContainerLog(path, {timestamps: false, follow: false, chunkBytes}, whole.write, realClock, nodeHostFs)
         expect(whole.lines).toEqual(expected)
         const tailed = lineSink()
-        await streamContainerLog(path, {tail, timestamps: false, follow: false, chunkBytes}, tailed.write, realClock)
+        await streamContainerLog(path, {tail, timestamps: false, follow: false, chunkBytes}, tailed.write, realClock, nodeHostFs)
         expect(tailed.lines).toEqual(expected.slice(Math.max(0, expected.length - tail)))
       }),
       {numRuns: 200},

@@ -14,6 +14,7 @@ import {
   readLogTail,
   readTerminationMessage,
   terminationMessageHostPath,
+  terminationMessageReader,
   withTerminationMessages,
   TERMINATION_MESSAGE_HOST_PATH_ANNOTATION,
 } from '../../../src/kuberuntime/termination-message.js'
@@ -62,12 +63,12 @@ describe('prepareTerminationMessage', () => {
 
 describe('readTerminationMessage', () => {
   it('returns what the container wrote', async () => {
-    expect(await readTerminationMessage(file('m', 'disk full\n'), 'File', 1, '')).toBe('disk full\n')
+    expect(await readTerminationMessage(nodeHostFs, file('m', 'disk full\n'), 'File', 1, '')).toBe('disk full\n')
   })
 
   it('keeps only the last 4096 bytes', async () => {
     const text = 'a'.repeat(1000) + 'b'.repeat(4096)
-    expect(await readTerminationMessage(file('m', text), 'File', 0, '')).toBe('b'.repeat(4096))
+    expect(await readTerminationMessage(nodeHostFs, file('m', text), 'File', 0, '')).toBe('b'.repeat(4096))
   })
 
   it.each([
@@ -77,18 +78,18 @@ describe('readTerminationMessage', () => {
     ['FallbackToLogsOnError, failed, written file: the file', 'FallbackToLogsOnError', 2, 'from file', 'from file'],
   ] as const)('%s', async (_name, policy, exitCode, written, want) => {
     const log = file('0.log', criLines(['line 1', 'line 2']))
-    expect(await readTerminationMessage(file('m', written), policy, exitCode, log)).toBe(want)
+    expect(await readTerminationMessage(nodeHostFs, file('m', written), policy, exitCode, log)).toBe(want)
   })
 
   it('falls back to the log when the file is missing, and is empty when both are', async () => {
     const log = file('0.log', criLines(['only']))
-    expect(await readTerminationMessage(join(dir, 'gone'), 'FallbackToLogsOnError', 1, log)).toBe('only\n')
-    expect(await readTerminationMessage('', 'FallbackToLogsOnError', 1, log)).toBe('only\n')
-    expect(await readTerminationMessage(join(dir, 'gone'), 'FallbackToLogsOnError', 1, join(dir, 'no.log'))).toBe('')
+    expect(await readTerminationMessage(nodeHostFs, join(dir, 'gone'), 'FallbackToLogsOnError', 1, log)).toBe('only\n')
+    expect(await readTerminationMessage(nodeHostFs, '', 'FallbackToLogsOnError', 1, log)).toBe('only\n')
+    expect(await readTerminationMessage(nodeHostFs, join(dir, 'gone'), 'FallbackToLogsOnError', 1, join(dir, 'no.log'))).toBe('')
   })
 
   it('reports a file it cannot read', async () => {
-    expect(await readTerminationMessage(dir, 'File', 1, '')).toMatch(/^Error on reading termination log /)
+    expect(await readTerminationMessage(nodeHostFs, dir, 'File', 1, '')).toMatch(/^Error on reading termination log /)
   })
 })
 
@@ -106,20 +107,20 @@ describe('CRI log tail', () => {
 
   it('keeps the last 80 lines', async () => {
     const lines = Array.from({length: 100}, (_, i) => `l${i}`)
-    const out = await readLogTail(file('0.log', criLines(lines)))
+    const out = await readLogTail(nodeHostFs, file('0.log', criLines(lines)))
     expect(out.split('\n').filter(Boolean)).toEqual(lines.slice(20))
   })
 
   it('keeps the last 2048 bytes of them', async () => {
     const lines = Array.from({length: 50}, (_, i) => `${String(i).padStart(2, '0')}${'x'.repeat(97)}`)
-    const out = await readLogTail(file('0.log', criLines(lines)))
+    const out = await readLogTail(nodeHostFs, file('0.log', criLines(lines)))
     expect(Buffer.byteLength(out)).toBe(2048)
     expect(out.endsWith(`49${'x'.repeat(97)}\n`)).toBe(true)
   })
 
   it('reads only the end of a large log', async () => {
     const lines = Array.from({length: 5000}, (_, i) => `line ${i} ${'y'.repeat(40)}`)
-    const out = await readLogTail(file('0.log', criLines(lines)))
+    const out = await readLogTail(nodeHostFs, file('0.log', criLines(lines)))
     expect(out.split('\n').filter(Boolean).at(-1)).toBe(lines.at(-1))
     expect(out.split('\n').filter(Boolean).length).toBeLessThanOrEqual(80)
   })
@@ -150,7 +151,7 @@ describe('withTerminationMessages', () => {
       ['b', status('b', {[TERMINATION_MESSAGE_HOST_PATH_ANNOTATION]: written})],
       ['c', status('c', {[TERMINATION_MESSAGE_HOST_PATH_ANNOTATION]: written})],
     ])
-    const out = await withTerminationMessages(pod, statuses)
+    const out = await withTerminationMessages(pod, statuses, terminationMessageReader(nodeHostFs))
     expect(out.containers.map((c) => c.message)).toEqual(['bye', 'runtime said: bye', '', ''])
     expect(pod.containers[0]!.message).toBe('')
   })
@@ -163,7 +164,7 @@ describe('withTerminationMessages', () => {
     ], log)
     expect(terminationMessageHostPath(s)).toBe(empty)
     const pod: RuntimePod = {uid: 'u', name: 'p', namespace: 'default', manifestName: 'p', sandboxes: [], containers: [rc('a')]}
-    const out = await withTerminationMessages(pod, new Map([['a', s]]))
+    const out = await withTerminationMessages(pod, new Map([['a', s]]), terminationMessageReader(nodeHostFs))
     expect(out.containers[0]!.message).toBe('panic: boom\n')
   })
 

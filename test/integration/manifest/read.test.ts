@@ -5,6 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {parseLocation} from '../../../src/manifest/location.js'
 import {MAX_MANIFEST_BYTES, readManifests, type FileStat, type HttpResponse, type ManifestIO} from '../../../src/manifest/read.js'
 import {InvalidInputError} from '../../../src/util/errors.js'
+import {diskIO} from '../../support/disk-io.js'
 
 /** An in-memory file system: paths ending in '/' are directories, everything else files. */
 function memoryFs(files: Record<string, string | number>): ManifestIO {
@@ -125,7 +126,7 @@ describe('readManifests', () => {
       await writeFile(join(dir, 'a.json'), 'a')
       await writeFile(join(dir, '.swp.yaml'), 'x')
       await mkdir(join(dir, 'nested.yaml'))
-      const blobs = await readManifests([dir])
+      const blobs = await readManifests([dir], diskIO)
       expect(blobs.map((b) => b.text)).toEqual(['a', 'b'])
     } finally {
       await rm(dir, {recursive: true, force: true})

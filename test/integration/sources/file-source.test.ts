@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {createFileSource} from '../../../src/sources/file-source.js'
+import {nodeHostFs} from '../../../src/host/node-host-fs.js'
 import type {ManifestSource} from '../../../src/sources/types.js'
 import type {Clock} from '../../../src/util/clock.js'
 import {silentLogger, type Logger} from '../../../src/util/logger.js'
@@ -27,7 +28,7 @@ afterEach(async () => {
 /** A source that reacts to file events only (the re-list is far away), unless told otherwise. */
 function source(path: string, opts: {checkFrequencyMs?: number; logger?: Logger; clock?: Clock} = {}) {
   const s = createFileSource({
-    path, nodeName: NODE, checkFrequencyMs: opts.checkFrequencyMs ?? RELIST_MS, logger: opts.logger ?? silentLogger, debounceMs: 30,
+    path, nodeName: NODE, checkFrequencyMs: opts.checkFrequencyMs ?? RELIST_MS, logger: opts.logger ?? silentLogger, debounceMs: 30, fs: nodeHostFs,
     ...(opts.clock ? {clock: opts.clock} : {}),
   })
   sources.push(s)

@@ -5,6 +5,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {createFileSource} from '../../../src/sources/file-source.js'
+import {nodeHostFs} from '../../../src/host/node-host-fs.js'
 import type {ManifestSource} from '../../../src/sources/types.js'
 import {silentLogger} from '../../../src/util/logger.js'
 import {collect, NODE, podYaml, summary} from '../../unit/sources/helpers.js'
@@ -23,7 +24,7 @@ const after = (name: string, startAfter: string): string => podYaml(name).replac
 describe('file source with start-after', () => {
   it('reports an unknown name and a cycle, keeps the pods, and clears the issue once fixed', async () => {
     await writeFile(join(dir, 'api.yaml'), after('api', 'etcd'))
-    src = createFileSource({path: dir, nodeName: NODE, checkFrequencyMs: 60_000, logger: silentLogger, debounceMs: 30})
+    src = createFileSource({path: dir, nodeName: NODE, checkFrequencyMs: 60_000, logger: silentLogger, debounceMs: 30, fs: nodeHostFs})
     const c = collect(src)
     const unknown = await c.waitFor(() => true, 'at all')
     expect(unknown.pods[0]?.pod.metadata.annotations?.['kube-node.io/start-after']).toBe('etcd')

@@ -1,23 +1,38 @@
-// Reads a small file named by a flag (a config file, a header file) within a size limit,
+// Reads a file named by a user (a flag's config or header file, a manifest) within a size limit,
 // whatever it is: a FIFO or /dev/zero given by mistake must not fill the memory.
 import {closeSync, constants, fstatSync, openSync, readSync} from 'node:fs'
 import {open} from 'node:fs/promises'
-
-export class TooLargeError extends RangeError {}
+import {TooLargeError} from '../util/errors.js'
 
 /** The file's text; TooLargeError beyond `limit` bytes; fs errors as they come. */
 export async function readBounded(path: string, limit: number): Promise<string> {
+  return (await readBoundedBytes(path, limit)).toString('utf8')
+}
+
+/** The first buffer for a file that states no size (a FIFO, a device): grown as it fills. */
+const FIRST_CHUNK_BYTES = 64 * 1024
+
+/** The file's bytes; TooLargeError beyond `limit` bytes; fs errors as they come. */
+export async function readBoundedBytes(path: string, limit: number): Promise<Buffer> {
   const fh = await open(path, 'r')
   try {
-    const buf = Buffer.alloc(limit + 1)
+    // Sized by the file, not the limit (a manifest's limit is 10 MiB, its file a few KiB);
+    // grown up to the limit when the file grows or states no size.
+    const {size} = await fh.stat()
+    let buf = Buffer.allocUnsafe(Math.min(limit + 1, Math.max(size + 1, FIRST_CHUNK_BYTES)))
     let total = 0
     for (;;) {
+      if (total === buf.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(limit + 1, buf.length * 2))
+        buf.copy(bigger)
+        buf = bigger
+      }
       const {bytesRead} = await fh.read(buf, total, buf.length - total, null)
       if (bytesRead === 0) break
       total += bytesRead
       if (total > limit) throw new TooLargeError(`larger than ${limit} bytes`)
     }
-    return buf.subarray(0, total).toString('utf8')
+    return buf.subarray(0, total)
   } finally {
     await fh.close()
   }

@@ -42,7 +42,7 @@ import {
 import type {ContainerType} from './model.js'
 import {containerLogPath} from './naming.js'
 import {namespaceOptions, supplementalGroups} from './sandbox-config.js'
-import {containerOomScoreAdj} from './oom-score.js'
+import {containerOomScoreAdj} from './resources.js'
 import {appArmorProfileOf, criAppArmor} from './apparmor.js'
 import {criSELinux} from './selinux.js'
 

@@ -94,7 +94,7 @@ export const FIELD_SUPPORT: readonly FieldSupport[] = [
   honoured('spec.dnsPolicy', 'the sandbox\'s resolv.conf, as the kubelet builds it (kuberuntime/dns.ts)'),
   honoured('spec.dnsConfig', 'appended to the sandbox\'s resolv.conf (kuberuntime/dns.ts)'),
   refused('spec.runtimeClassName'),
-  honoured('spec.resources', 'pod-level requests replace the containers\' for admission and decide the QoS class (decide/admission.ts, kuberuntime/qos.ts)'),
+  honoured('spec.resources', 'pod-level requests replace the containers\' for admission and decide the QoS class (decide/admission.ts, kuberuntime/resources.ts)'),
   refused('spec.resources.limits', 'podLevelLimits'),
   refused('spec.resources.claims'),
   honoured('spec.imagePullSecrets', 'a dockerconfigjson/dockercfg Secret beside the pod gives PullImage the credentials of the image\'s registry, matched as the kubelet\'s keyring (images/keyring.ts); one not there is a FailedToRetrieveImagePullSecret warning and the image is pulled without, as on a standalone kubelet'),

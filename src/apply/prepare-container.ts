@@ -9,7 +9,7 @@ import {recursiveReadOnlySupported, type RuntimeSupport} from '../decide/runtime
 import {buildContainerConfig} from '../kuberuntime/container-config.js'
 import type {NodeCapacity} from '../kuberuntime/env.js'
 import {podLogDirectory} from '../kuberuntime/naming.js'
-import {effectiveRunAs, verifyRunAsNonRoot} from '../kuberuntime/run-as-non-root.js'
+import {effectiveRunAs, verifyRunAsNonRoot} from '../kuberuntime/security.js'
 import {prepareTerminationMessage} from './termination-message-file.js'
 import {readEnvFiles} from './env-files.js'
 import type {Logger} from '../util/logger.js'

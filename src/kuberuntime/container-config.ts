@@ -43,8 +43,7 @@ import type {ContainerType} from './model.js'
 import {containerLogPath} from './naming.js'
 import {namespaceOptions, supplementalGroups} from './sandbox-config.js'
 import {containerOomScoreAdj} from './resources.js'
-import {appArmorProfileOf, criAppArmor} from './apparmor.js'
-import {criSELinux} from './selinux.js'
+import {appArmorProfileOf, criAppArmor, criSELinux} from './security.js'
 
 export interface ContainerContext {
   /** The restart count the new container gets (CRI metadata.attempt). */

@@ -25,7 +25,7 @@ import {
   SANDBOX_HASH_ANNOTATION,
 } from './labels.js'
 import {podLogDirectory} from './naming.js'
-import {criSELinux} from './selinux.js'
+import {criSELinux} from './security.js'
 
 export interface SandboxContext {
   /** 0 for the pod's first sandbox, previous + 1 after that. */

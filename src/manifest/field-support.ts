@@ -108,7 +108,7 @@ export const FIELD_SUPPORT: readonly FieldSupport[] = [
   // ---- the pod's security context ----
   honoured(`${PSC}.runAsUser`, 'the default user of every container (container-config.ts)'),
   honoured(`${PSC}.runAsGroup`, 'the default group of every container (container-config.ts)'),
-  honoured(`${PSC}.runAsNonRoot`, 'a container that would run as root is not started (kuberuntime/run-as-non-root.ts)'),
+  honoured(`${PSC}.runAsNonRoot`, 'a container that would run as root is not started (kuberuntime/security.ts)'),
   honoured(`${PSC}.supplementalGroups`, 'sent to the runtime for the sandbox and every container (sandbox-config.ts)'),
   runtime(`${PSC}.supplementalGroupsPolicy`, `Strict ignores the image's /etc/group; ${CHECKED_AT_RUN}`),
   honoured(`${PSC}.fsGroup`, 'added to every container\'s groups; emptyDir, configMap, secret, downwardAPI and projected volumes are given to the group with the kubelet\'s modes (setgid directories), hostPath never (volumes/fs-group.ts)'),
@@ -159,7 +159,7 @@ export const FIELD_SUPPORT: readonly FieldSupport[] = [
   honoured(`${SC}.readOnlyRootFilesystem`, 'a read-only root (container-config.ts)'),
   honoured(`${SC}.runAsUser`, 'overrides the pod\'s (container-config.ts)'),
   honoured(`${SC}.runAsGroup`, 'overrides the pod\'s (container-config.ts)'),
-  honoured(`${SC}.runAsNonRoot`, 'a container that would run as root is not started (kuberuntime/run-as-non-root.ts)'),
+  honoured(`${SC}.runAsNonRoot`, 'a container that would run as root is not started (kuberuntime/security.ts)'),
   honoured(`${SC}.procMount`, 'Unmasked sends no masked or read-only /proc paths (container-config.ts)'),
   honoured(`${SC}.seccompProfile`, 'overrides the pod\'s; Localhost profiles live under <root-dir>/seccomp (container-config.ts)'),
   runtime(`${SC}.appArmorProfile`, 'overrides the pod\'s; a Localhost profile must be loaded in the host\'s AppArmor, checked at run/watch time'),
@@ -188,7 +188,7 @@ export const FIELD_SUPPORT: readonly FieldSupport[] = [
 
 /** Annotations kube-node (or the kubelet) gives a meaning to: the rest are only copied. */
 export const ANNOTATION_SUPPORT: readonly FieldSupport[] = [
-  runtime('container.apparmor.security.beta.kubernetes.io/*', 'the older form of a container\'s appArmorProfile, read as the kubelet reads it (kuberuntime/apparmor.ts)'),
+  runtime('container.apparmor.security.beta.kubernetes.io/*', 'the older form of a container\'s appArmorProfile, read as the kubelet reads it (kuberuntime/security.ts)'),
   ignored('seccomp.security.alpha.kubernetes.io/*', 'the kubelet has ignored the seccomp annotations since v1.27; use seccompProfile'),
   honoured('kube-node.io/start-after', 'starts the pod after the named pods are ready (manifest/start-after.ts)'),
   ignored('kubernetes.io/config.*', 'set by kube-node itself, as the kubelet sets them'),

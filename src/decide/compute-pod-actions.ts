@@ -9,7 +9,7 @@ import type {PodProbeResults} from '../pod/probe-results.js'
 import {decidePull, effectivePullPolicy} from '../images/pull-policy.js'
 import {imageRefCandidates} from '../images/reference.js'
 import {computeInitActions, type WantedKill, type WantedStart} from './init-actions.js'
-import {containerSpecChanged} from '../pod/spec-changed.js'
+import {containerSpecChanged} from '../kuberuntime/hash.js'
 import {
   containerShouldRestart, initContainerType, isContainerRestartable, newestByName, nextRestartCount, podRestartPolicy,
   restartVerdictReason, type RestartPolicy,

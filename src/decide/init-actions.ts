@@ -6,7 +6,7 @@
 import type {Container, Pod} from '../api/types.js'
 import type {RuntimeContainer} from '../kuberuntime/model.js'
 import type {PodProbeResults} from '../pod/probe-results.js'
-import {containerSpecChanged} from '../pod/spec-changed.js'
+import {containerSpecChanged} from '../kuberuntime/hash.js'
 import {
   containerRestartPolicy, containerShouldRestart, isInitFailed, isSidecar, newestByName, restartVerdictReason,
 } from '../pod/restart-policy.js'

@@ -4,7 +4,7 @@ import {
   managedHostsFile,
   mountsEtcHosts,
   needsManagedHosts,
-} from '../../../src/apply/etc-hosts-content.js'
+} from '../../../src/apply/etc-hosts.js'
 import {makeContainer, makeStaticPod} from '../../support/pods.js'
 
 const LOCALHOST = [

@@ -62,7 +62,7 @@ export async function prepareContainer(
   if (nonRoot) throw new Error(nonRoot)
   // fileKeyRef: the env files init containers wrote, read before the config that uses them.
   const envFiles = await readEnvFiles(deps.fs, deps.rootDir, sp, container)
-  const config = buildContainerConfig(sp, container, {
+  const config = buildContainerConfig(sp.pod, container, {
     restartCount: a.restartCount,
     restartBase: a.restartBase ?? 0,
     rootDir: deps.rootDir,

@@ -26,8 +26,8 @@ const HOST_NETWORK_HEADER = '# Kubernetes-managed hosts file (host network).\n'
 
 /** Whether the pod gets the generated file (`managedHostsFile`); host-network pods get the
  * node's file instead (`hostNetworkHostsFile`). */
-export function needsManagedHosts(sp: StaticPod): boolean {
-  return sp.pod.spec.hostNetwork !== true
+export function needsManagedHosts(pod: StaticPod['pod']): boolean {
+  return pod.spec.hostNetwork !== true
 }
 
 /** Whether the kubelet mounts the pod's hosts file into this container. */
@@ -37,10 +37,10 @@ export function mountsEtcHosts(container: Container, podIPs: readonly string[]):
 }
 
 /** `<subdomain>.<namespace>.svc.<clusterDomain>`, or '' without a subdomain. */
-export function podHostDomain(sp: StaticPod, clusterDomain: string): string {
-  const subdomain = sp.pod.spec.subdomain
+export function podHostDomain(pod: StaticPod['pod'], clusterDomain: string): string {
+  const subdomain = pod.spec.subdomain
   if (!subdomain) return ''
-  return `${subdomain}.${sp.pod.metadata.namespace}.svc.${clusterDomain}`
+  return `${subdomain}.${pod.metadata.namespace}.svc.${clusterDomain}`
 }
 
 /**
@@ -48,9 +48,9 @@ export function podHostDomain(sp: StaticPod, clusterDomain: string): string {
  * (spec.hostname or the pod name, cut to 63 characters); given the FQDN that
  * setHostnameAsFQDN puts in the UTS namespace, only its first label is used.
  */
-export function managedHostsFile(sp: StaticPod, podIPs: readonly string[], hostname: string, clusterDomain: string): string {
+export function managedHostsFile(pod: StaticPod['pod'], podIPs: readonly string[], hostname: string, clusterDomain: string): string {
   const short = hostname.split('.')[0] ?? hostname
-  const domain = podHostDomain(sp, clusterDomain)
+  const domain = podHostDomain(pod, clusterDomain)
   const lines = [
     '127.0.0.1\tlocalhost',
     '::1\tlocalhost ip6-localhost ip6-loopback',
@@ -60,17 +60,17 @@ export function managedHostsFile(sp: StaticPod, podIPs: readonly string[], hostn
     'fe00::2\tip6-allrouters',
     ...podIPs.map((ip) => (domain ? `${ip}\t${short}.${domain}\t${short}` : `${ip}\t${short}`)),
   ]
-  return MANAGED_HEADER + lines.map((l) => `${l}\n`).join('') + hostAliasEntries(sp)
+  return MANAGED_HEADER + lines.map((l) => `${l}\n`).join('') + hostAliasEntries(pod)
 }
 
 /** A host-network pod's hosts file: the node's own /etc/hosts (`nodeHosts`) plus the hostAliases. */
-export function hostNetworkHostsFile(sp: StaticPod, nodeHosts: string): string {
-  return HOST_NETWORK_HEADER + nodeHosts + hostAliasEntries(sp)
+export function hostNetworkHostsFile(pod: StaticPod['pod'], nodeHosts: string): string {
+  return HOST_NETWORK_HEADER + nodeHosts + hostAliasEntries(pod)
 }
 
 /** One line per alias IP with all its hostnames, after a blank line and a header. */
-function hostAliasEntries(sp: StaticPod): string {
-  const aliases = sp.pod.spec.hostAliases ?? []
+function hostAliasEntries(pod: StaticPod['pod']): string {
+  const aliases = pod.spec.hostAliases ?? []
   if (aliases.length === 0) return ''
   const lines = aliases.map((a) => `${a.ip ?? ''}\t${(a.hostnames ?? []).join('\t')}\n`)
   return `\n# Entries added by HostAliases.\n${lines.join('')}`
@@ -86,14 +86,14 @@ export interface EtcHostsContext {
 }
 
 /** Writes the pod's hosts file and returns the mount for `container`, or undefined when none. */
-export async function prepareEtcHosts(ctx: EtcHostsContext, sp: StaticPod, container: Container, podIP: string, hostname: string): Promise<Mount | undefined> {
-  const hostNetwork = sp.pod.spec.hostNetwork === true
+export async function prepareEtcHosts(ctx: EtcHostsContext, pod: StaticPod['pod'], container: Container, podIP: string, hostname: string): Promise<Mount | undefined> {
+  const hostNetwork = pod.spec.hostNetwork === true
   const ips = hostNetwork ? (ctx.hostIP ? [ctx.hostIP] : []) : podIP ? [podIP] : []
   if (!mountsEtcHosts(container, ips)) return undefined
   const content = hostNetwork
-    ? hostNetworkHostsFile(sp, await ctx.fs.readText(ETC_HOSTS_PATH))
-    : managedHostsFile(sp, ips, hostname || ctx.nodeName, ctx.clusterDomain)
-  const dir = podDataDir(ctx.rootDir, sp.pod.metadata.uid)
+    ? hostNetworkHostsFile(pod, await ctx.fs.readText(ETC_HOSTS_PATH))
+    : managedHostsFile(pod, ips, hostname || ctx.nodeName, ctx.clusterDomain)
+  const dir = podDataDir(ctx.rootDir, pod.metadata.uid)
   await ctx.fs.mkdirp(dir)
   const path = join(dir, ETC_HOSTS_FILE)
   await ctx.fs.writeFile(path, content, 0o644)

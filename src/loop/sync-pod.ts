@@ -178,9 +178,8 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
   const applied = verdict && !verdict.open ? await hold(ctx, sp, plan, before, verdict) : await applyPlan(ctx, sp, plan, before, waiting, inputs)
   // One status for every way a sync ends, generated once from what it did.
   const status = statusAfter(ctx, sp, applied, waiting)
-  if (!applied.interrupted && !applied.held && status.reason === DEADLINE_EXCEEDED_REASON) {
-    ctx.deps.events?.emit(podObject(sp.pod), 'Normal', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
-  }
+  const {events} = ctx.deps
+  if (!applied.interrupted && !applied.held && status.reason === DEADLINE_EXCEEDED_REASON) events?.emit(podObject(sp.pod), 'Normal', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
   return {...applied, backOff, status}
 }
 
@@ -189,7 +188,8 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
  * recorded so readers show its labels, annotations and spec; its status says what it waits for.
  */
 async function hold(ctx: SyncContext, sp: StaticPod, plan: PodActions, before: RuntimePod | undefined, held: Extract<GateVerdict, {open: false}>): Promise<Applied> {
-  await ctx.deps.savePod?.(sp).catch((err: unknown) => ctx.deps.logger.warn('Could not record the pod manifest', {pod: sp.pod.metadata.name, err: errorMessage(err)}))
+  const {savePod, logger} = ctx.deps
+  await savePod?.(sp).catch((err: unknown) => logger.warn('Could not record the pod manifest', {pod: sp.pod.metadata.name, err: errorMessage(err)}))
   return {plan: {...plan, actions: [], blocked: []}, failures: [], observed: before, interrupted: false, held}
 }
 

@@ -111,7 +111,7 @@ export const FIELD_SUPPORT: readonly FieldSupport[] = [
   honoured(`${PSC}.runAsNonRoot`, 'a container that would run as root is not started (kuberuntime/security.ts)'),
   honoured(`${PSC}.supplementalGroups`, 'sent to the runtime for the sandbox and every container (sandbox-config.ts)'),
   runtime(`${PSC}.supplementalGroupsPolicy`, `Strict ignores the image's /etc/group; ${CHECKED_AT_RUN}`),
-  honoured(`${PSC}.fsGroup`, 'added to every container\'s groups; emptyDir, configMap, secret, downwardAPI and projected volumes are given to the group with the kubelet\'s modes (setgid directories), hostPath never (volumes/fs-group.ts)'),
+  honoured(`${PSC}.fsGroup`, 'added to every container\'s groups; emptyDir, configMap, secret, downwardAPI and projected volumes are given to the group with the kubelet\'s modes (setgid directories), hostPath never (volumes/ownership.ts)'),
   honoured(`${PSC}.fsGroupChangePolicy`, 'as the kubelet: it applies only to volume types with their own storage; every kind kube-node provides is ephemeral, and those always get fsGroup (volumes/ownership.ts)'),
   honoured(`${PSC}.sysctls`, 'sent to the runtime for the sandbox (sandbox-config.ts)'),
   honoured(`${PSC}.seccompProfile`, 'the default profile of every container; Localhost profiles live under <root-dir>/seccomp (container-config.ts)'),

@@ -11,8 +11,7 @@ import {errorMessage} from '../util/errors.js'
 import {volumeHostPath, volumeKind} from '../volumes/registry.js'
 
 /** The env files `container` refers to, read from the pod's emptyDir volumes under `rootDir`. */
-export async function readEnvFiles(fs: HostFs, rootDir: string, sp: StaticPod, container: Container): Promise<EnvFileStore> {
-  const pod = sp.pod
+export async function readEnvFiles(fs: HostFs, rootDir: string, pod: StaticPod['pod'], container: Container): Promise<EnvFileStore> {
   const texts = new Map<string, string | undefined>()
   const id = (volumeName: string, path: string): string => `${volumeName}\0${path}`
   for (const {volumeName, path} of envFileRefs(container.env)) {

@@ -18,7 +18,7 @@ import type {Clock} from '../util/clock.js'
 import {type HostFs} from '../host/port.js'
 import {ensurePodDir} from '../store/pod-dir.js'
 import {PathEscapeError} from '../util/contained-path.js'
-import type {PodActions} from '../decide/actions.js'
+import type {CreateSandboxAction, KillContainerAction, KillPodAction, PodAction, PodActions, StartContainerAction} from '../decide/actions.js'
 import type {RuntimeSupport} from '../decide/runtime-support.js'
 import {buildSandboxConfig} from '../kuberuntime/sandbox-config.js'
 import type {NodeCapacity} from '../kuberuntime/env.js'
@@ -88,6 +88,23 @@ export interface ExecuteResult {
   interrupted: boolean
 }
 
+/** One plan being applied: what the steps share and what they leave behind. */
+interface Run {
+  readonly deps: ExecutorDeps
+  readonly sp: StaticPod
+  readonly plan: PodActions
+  readonly observed: RuntimePod | undefined
+  readonly inputs: SyncInputs
+  readonly failures: StepFailure[]
+  readonly started: string[]
+  /** Containers whose image could not be pulled: they do not start in this plan. */
+  readonly blocked: ReadonlySet<string>
+  sandboxId: string
+  /** The pod IP, for /etc/hosts, the downward API and hooks. */
+  sandboxIP: string
+  sandboxConfig: PodSandboxConfig
+}
+
 export async function executePlan(
   deps: ExecutorDeps,
   sp: StaticPod,
@@ -95,9 +112,7 @@ export async function executePlan(
   observed: RuntimePod | undefined,
   inputs: SyncInputs,
 ): Promise<ExecuteResult> {
-  const {logger} = deps
   const {signal} = inputs
-  const pod = {pod: sp.pod.metadata.name, uid: sp.pod.metadata.uid}
   const started: string[] = []
   const done = (failures: StepFailure[], sandboxId: string): ExecuteResult => ({failures, sandboxId, started, interrupted: signal?.aborted ?? false})
 
@@ -107,85 +122,111 @@ export async function executePlan(
   const blocked = new Set(failures.map((f) => f.container))
   // The kubelet pulls inside its container start: a failed pull is a failed start there.
   for (const a of plan.actions) if (a.type === 'StartContainer' && blocked.has(a.name)) deps.metrics?.containerStarted(a.containerType, 'ErrImagePull')
-  const willStart = (name: string): boolean => !blocked.has(name)
 
-  let sandboxId = plan.sandboxId
-  // The pod IP, for /etc/hosts, the downward API and hooks: known for an existing sandbox, asked
-  // once of the runtime for a new one.
-  let sandboxIP = observed?.sandboxes.find((s) => s.id === sandboxId)?.ip ?? ''
-  const attempt = observed?.sandboxes[0]?.attempt ?? 0
-  let sandboxConfig: PodSandboxConfig
+  const sandboxConfig = firstSandboxConfig(deps, sp, observed, failures)
+  if (sandboxConfig === undefined || !(await preparePodDir(deps, sp, plan, failures))) return done(failures, plan.sandboxId)
+  // The pod IP is known for an existing sandbox, asked once of the runtime for a new one.
+  const sandboxIP = observed?.sandboxes.find((s) => s.id === plan.sandboxId)?.ip ?? ''
+  const run: Run = {deps, sp, plan, observed, inputs, failures, started, blocked, sandboxId: plan.sandboxId, sandboxIP, sandboxConfig}
+  for (const a of plan.actions) {
+    // Between steps: the step in flight finished, no further one begins.
+    if (signal?.aborted) break
+    if (a.type !== 'PullImage') inputs.onStep?.(plan.name, describeAction(a))
+    if (!(await step(run, a))) break
+  }
+  return done(failures, run.sandboxId)
+}
+
+/** The sandbox config of the current attempt; undefined (and a permanent failure) when the pod cannot have one. */
+function firstSandboxConfig(deps: ExecutorDeps, sp: StaticPod, observed: RuntimePod | undefined, failures: StepFailure[]): PodSandboxConfig | undefined {
   try {
-    sandboxConfig = sandboxConfigFor(deps, sp, attempt)
+    return sandboxConfigFor(deps, sp, observed?.sandboxes[0]?.attempt ?? 0)
   } catch (err) {
     // Validation refuses such pods first; retrying cannot help.
     failures.push({container: '', reason: 'CreatePodSandboxError', message: errorMessage(err), permanent: true})
-    return done(failures, plan.sandboxId)
+    return undefined
   }
+}
 
-  // The pod's private directory exists (0750) before anything is written for it.
-  if (plan.actions.some((a) => a.type === 'CreateSandbox' || a.type === 'StartContainer')) {
-    try {
-      await ensurePodDir(deps.fs, deps.rootDir, sp.pod.metadata.uid)
-      await deps.savePod?.(sp)
-    } catch (err) {
-      failures.push({container: '', reason: 'CreatePodSandboxError', message: `cannot prepare the pod's directory: ${errorMessage(err)}`, permanent: err instanceof PathEscapeError})
-      return done(failures, plan.sandboxId)
-    }
+/** The pod's private directory exists (0750) before anything is written for it; false (and a failure) when it cannot. */
+async function preparePodDir(deps: ExecutorDeps, sp: StaticPod, plan: PodActions, failures: StepFailure[]): Promise<boolean> {
+  if (!plan.actions.some((a) => a.type === 'CreateSandbox' || a.type === 'StartContainer')) return true
+  try {
+    await ensurePodDir(deps.fs, deps.rootDir, sp.pod.metadata.uid)
+    await deps.savePod?.(sp)
+    return true
+  } catch (err) {
+    failures.push({container: '', reason: 'CreatePodSandboxError', message: `cannot prepare the pod's directory: ${errorMessage(err)}`, permanent: err instanceof PathEscapeError})
+    return false
   }
-  for (const a of plan.actions) {
-    // Between steps: the step in flight finished, no further one begins.
-    if (signal?.aborted) return done(failures, sandboxId)
-    if (a.type !== 'PullImage') inputs.onStep?.(plan.name, describeAction(a))
-    switch (a.type) {
-      case 'PullImage':
-        break
-      case 'KillPod': {
-        // Stopped, not removed: the pod keeps its containers for status, restart counts and
-        // `logs --previous` until garbage collection (apply/collect-garbage.ts).
-        logger.debug(2, 'Killing pod', {...pod, reason: a.reason})
-        await stopPodSandboxes(deps, sp.pod, observed, {remove: false})
-        sandboxId = ''
-        break
-      }
-      case 'KillContainer': {
-        // Keep the old container running when its replacement cannot start (gentle update).
-        const replacement = plan.actions.some((s) => s.type === 'StartContainer' && s.name === a.name)
-        if (replacement && !willStart(a.name)) break
-        logger.debug(2, 'Killing container', {...pod, container: a.name, reason: a.reason})
-        const old = observed?.containers.find((c) => c.id === a.containerId)
-        const podIP = observed?.sandboxes.find((s) => s.id === old?.sandboxId)?.ip ?? ''
-        await killContainer(deps, {containerId: a.containerId, name: a.name, podIP, observed: old}, sp.pod, {reason: a.reason, restarted: replacement})
-        break
-      }
-      case 'CreateSandbox': {
-        logger.debug(2, 'Creating sandbox', {...pod, attempt: a.attempt, reason: a.reason})
-        if ((observed?.sandboxes.length ?? 0) > 0) deps.events?.emit(podObject(sp.pod), 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.')
-        // The same pod as above with another attempt number: it builds if that one did.
-        sandboxConfig = sandboxConfigFor(deps, sp, a.attempt)
-        const outcome = await createSandbox(deps, sandboxConfig, observed)
-        deps.metrics?.podStarted('failure' in outcome)
-        if ('failure' in outcome) {
-          deps.events?.emit(podObject(sp.pod), 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${outcome.failure.message}`)
-          failures.push(outcome.failure)
-          return done(failures, '')
-        }
-        sandboxId = outcome.sandboxId
-        sandboxIP = outcome.ip
-        break
-      }
-      case 'StartContainer': {
-        if (!willStart(a.name) || !sandboxId) break
-        reportImagePresent(deps.events, sp.pod, plan, a.name)
-        const outcome = await startContainer(deps, sp, a, {id: sandboxId, config: sandboxConfig, ip: sandboxIP}, inputs.objects, signal)
-        deps.metrics?.containerStarted(a.containerType, outcome.failure?.reason)
-        if (outcome.failure) failures.push(outcome.failure)
-        if (outcome.started) started.push(a.name)
-        break
-      }
-    }
+}
+
+/** One action of the plan; false when the plan cannot go on (no sandbox could be created). */
+async function step(run: Run, a: PodAction): Promise<boolean> {
+  switch (a.type) {
+    case 'PullImage':
+      return true
+    case 'KillPod':
+      await killPod(run, a)
+      return true
+    case 'KillContainer':
+      await killOne(run, a)
+      return true
+    case 'CreateSandbox':
+      return newSandbox(run, a)
+    case 'StartContainer':
+      await startOne(run, a)
+      return true
   }
-  return done(failures, sandboxId)
+}
+
+/** Stopped, not removed: the pod keeps its containers for status, restart counts and `logs --previous` until garbage collection (apply/collect-garbage.ts). */
+async function killPod(run: Run, a: KillPodAction): Promise<void> {
+  const {deps, sp} = run
+  deps.logger.debug(2, 'Killing pod', {pod: sp.pod.metadata.name, uid: sp.pod.metadata.uid, reason: a.reason})
+  await stopPodSandboxes(deps, sp.pod, run.observed, {remove: false})
+  run.sandboxId = ''
+}
+
+async function killOne(run: Run, a: KillContainerAction): Promise<void> {
+  const {deps, sp, observed} = run
+  // Keep the old container running when its replacement cannot start (gentle update).
+  const replacement = run.plan.actions.some((s) => s.type === 'StartContainer' && s.name === a.name)
+  if (replacement && run.blocked.has(a.name)) return
+  deps.logger.debug(2, 'Killing container', {pod: sp.pod.metadata.name, uid: sp.pod.metadata.uid, container: a.name, reason: a.reason})
+  const old = observed?.containers.find((c) => c.id === a.containerId)
+  const podIP = observed?.sandboxes.find((s) => s.id === old?.sandboxId)?.ip ?? ''
+  await killContainer(deps, {containerId: a.containerId, name: a.name, podIP, observed: old}, sp.pod, {reason: a.reason, restarted: replacement})
+}
+
+async function newSandbox(run: Run, a: CreateSandboxAction): Promise<boolean> {
+  const {deps, sp, observed} = run
+  deps.logger.debug(2, 'Creating sandbox', {pod: sp.pod.metadata.name, uid: sp.pod.metadata.uid, attempt: a.attempt, reason: a.reason})
+  if ((observed?.sandboxes.length ?? 0) > 0) deps.events?.emit(podObject(sp.pod), 'Normal', 'SandboxChanged', 'Pod sandbox changed, it will be killed and re-created.')
+  // The same pod as above with another attempt number: it builds if that one did.
+  run.sandboxConfig = sandboxConfigFor(deps, sp, a.attempt)
+  const outcome = await createSandbox(deps, run.sandboxConfig, observed)
+  deps.metrics?.podStarted('failure' in outcome)
+  if ('failure' in outcome) {
+    deps.events?.emit(podObject(sp.pod), 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${outcome.failure.message}`)
+    run.failures.push(outcome.failure)
+    run.sandboxId = ''
+    return false
+  }
+  run.sandboxId = outcome.sandboxId
+  run.sandboxIP = outcome.ip
+  return true
+}
+
+async function startOne(run: Run, a: StartContainerAction): Promise<void> {
+  const {deps, sp} = run
+  if (run.blocked.has(a.name) || !run.sandboxId) return
+  reportImagePresent(deps.events, sp.pod, run.plan, a.name)
+  const sandbox = {id: run.sandboxId, config: run.sandboxConfig, ip: run.sandboxIP}
+  const outcome = await startContainer(deps, sp, a, sandbox, run.inputs.objects, run.inputs.signal)
+  deps.metrics?.containerStarted(a.containerType, outcome.failure?.reason)
+  if (outcome.failure) run.failures.push(outcome.failure)
+  if (outcome.started) run.started.push(a.name)
 }
 
 function sandboxConfigFor(deps: ExecutorDeps, sp: StaticPod, attempt: number): PodSandboxConfig {

@@ -13,15 +13,43 @@ import {FAILED_PRE_STOP_HOOK, formatPod, runHook, type LifecycleHandler} from '.
 import type {EventSink} from '../api/events.js'
 import {containerObject} from '../pod/event-object.js'
 import {ignoreNotFound} from '../cri/errors.js'
-import {killingMessage} from '../decide/kill-message.js'
 import {terminationPrerequisites} from '../pod/termination-order.js'
-import {TerminationTurns} from './termination-turns.js'
 
 export const DEFAULT_GRACE_PERIOD_SECONDS = 30
 export const MIN_GRACE_PERIOD_SECONDS = 2
 
 /** How much longer than the grace period a stop may take before it is reported. */
 const EXCEEDED_GRACE_MARGIN_SECONDS = 5
+
+// The message of a `Killing` event, in the kubelet's words (computePodActions and
+// computeInitContainerActions in kuberuntime_manager.go, startContainer's postStart failure),
+// from the reason a KillContainer action carries. People and alerts match these messages, so a
+// probe kill reads "Container web failed liveness probe, will be restarted", not a generic
+// "Stopping container web". Pure.
+
+/** The reason a postStart hook failure gives its kill (apply/lifecycle.ts uses the same word). */
+const POST_START_HOOK_KILL = 'FailedPostStartHook'
+
+/**
+ * `reason` is the kill action's reason (decide/compute-pod-actions.ts, decide/init-actions.ts);
+ * `restarted` whether the same plan starts the container again. The kubelet adds
+ * ", will be restarted" only for regular containers; its init-container messages never say it.
+ * Anything it has no words for (a pod's termination, a created container that never ran) is
+ * the plain "Stopping container X".
+ */
+export function killingMessage(name: string, reason: string | undefined, restarted: boolean): string {
+  const why = reason ?? ''
+  if (why === POST_START_HOOK_KILL) return POST_START_HOOK_KILL
+  const init = /^(sidecar|init container) "/.test(why)
+  const who = init ? 'Init container' : 'Container'
+  if (/ is in an unknown state$/.test(why)) return `${who} is in "unknown" state, try killing it before restart`
+  let message: string
+  if (/ failed its liveness probe$/.test(why)) message = `${who} ${name} failed liveness probe`
+  else if (/ failed its startup probe$/.test(why)) message = `${who} ${name} failed startup probe`
+  else if (/'s spec changed\b/.test(why)) message = `${who} ${name} definition changed`
+  else return `Stopping container ${name}`
+  return restarted && !init ? `${message}, will be restarted` : message
+}
 
 export interface KillDeps {
   runtime: RuntimeService
@@ -192,5 +220,53 @@ export async function stopPodSandboxes(deps: KillDeps, pod: Pod | undefined, obs
   for (const s of observed.sandboxes) {
     await ignoreNotFound(deps.runtime.stopPodSandbox(s.id))
     if (opts.remove) await ignoreNotFound(deps.runtime.removePodSandbox(s.id))
+  }
+}
+
+// Waiting for a container's turn to stop while its pod stops (the kubelet's
+// terminationOrdering.waitForTurn and containerTerminated): a container waits, at most for what
+// is left of its grace period, until the containers before it (pod/termination-order.ts) have
+// stopped. Its preStop hook has already run by then: only the stop waits.
+interface Stopped {
+  promise: Promise<void>
+  resolve: () => void
+}
+
+export class TerminationTurns {
+  private readonly stopped = new Map<string, Stopped>()
+
+  constructor(
+    private readonly prerequisites: ReadonlyMap<string, readonly string[]>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Resolves when every container before `name` has stopped, or after `ms`, whichever is first. */
+  async waitForTurn(name: string, ms: number): Promise<void> {
+    const before = this.prerequisites.get(name) ?? []
+    if (before.length === 0) return
+    let cancel = (): void => {}
+    const timeout = new Promise<void>((resolve) => {
+      cancel = this.clock.after(ms, resolve)
+    })
+    await Promise.race([Promise.all(before.map((n) => this.of(n).promise)), timeout])
+    cancel()
+  }
+
+  /** `name` has stopped (or its stop failed): the containers waiting for it may go on. */
+  terminated(name: string): void {
+    this.of(name).resolve()
+  }
+
+  private of(name: string): Stopped {
+    let s = this.stopped.get(name)
+    if (!s) {
+      let resolve = (): void => {}
+      const promise = new Promise<void>((r) => {
+        resolve = r
+      })
+      s = {promise, resolve}
+      this.stopped.set(name, s)
+    }
+    return s
   }
 }

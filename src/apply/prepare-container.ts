@@ -9,7 +9,7 @@ import {recursiveReadOnlySupported, type RuntimeSupport} from '../decide/runtime
 import {buildContainerConfig} from '../kuberuntime/container-config.js'
 import type {NodeCapacity} from '../kuberuntime/env.js'
 import {podLogDirectory} from '../kuberuntime/naming.js'
-import {effectiveRunAs, verifyRunAsNonRoot} from '../kuberuntime/run-as-non-root.js'
+import {effectiveRunAs, verifyRunAsNonRoot} from '../kuberuntime/security.js'
 import {prepareTerminationMessage} from './termination-message-file.js'
 import {readEnvFiles} from './env-files.js'
 import type {Logger} from '../util/logger.js'
@@ -54,15 +54,16 @@ export async function prepareContainer(
   sandbox: SandboxRef,
   objects: ObjectStore,
 ): Promise<ContainerConfig> {
-  const uid = sp.pod.metadata.uid
+  const pod = sp.pod
+  const uid = pod.metadata.uid
   // runAsNonRoot without a runAsUser asks the image who it runs as (one ImageStatus call).
-  const runAs = effectiveRunAs(sp.pod, container)
+  const runAs = effectiveRunAs(pod, container)
   const imageUser = runAs.runAsNonRoot && runAs.runAsUser === undefined ? ((await deps.images.imageStatus({image: container.image ?? ''})) ?? undefined) : undefined
-  const nonRoot = verifyRunAsNonRoot(sp.pod, container, imageUser)
+  const nonRoot = verifyRunAsNonRoot(pod, container, imageUser)
   if (nonRoot) throw new Error(nonRoot)
   // fileKeyRef: the env files init containers wrote, read before the config that uses them.
-  const envFiles = await readEnvFiles(deps.fs, deps.rootDir, sp, container)
-  const config = buildContainerConfig(sp, container, {
+  const envFiles = await readEnvFiles(deps.fs, deps.rootDir, pod, container)
+  const config = buildContainerConfig(pod, container, {
     restartCount: a.restartCount,
     restartBase: a.restartBase ?? 0,
     rootDir: deps.rootDir,
@@ -78,11 +79,11 @@ export async function prepareContainer(
     recursiveReadOnlyMounts: await recursiveReadOnlyMounts(deps, container),
   })
   await prepareVolumes({...deps, objects}, sp, container)
-  await secureSubPathMounts(deps.fs, sp.pod, container, deps.rootDir, config.mounts, new Map(config.envs.map((e) => [e.key, e.value])))
-  await deps.fs.mkdirp(`${podLogDirectory(deps.podLogsDir, sp.pod.metadata.namespace, sp.pod.metadata.name, uid)}/${a.name}`)
+  await secureSubPathMounts(deps.fs, pod, container, deps.rootDir, config.mounts, new Map(config.envs.map((e) => [e.key, e.value])))
+  await deps.fs.mkdirp(`${podLogDirectory(deps.podLogsDir, pod.metadata.namespace, pod.metadata.name, uid)}/${a.name}`)
   const hosts = await prepareEtcHosts(
-    {fs: deps.fs, rootDir: deps.rootDir, clusterDomain: deps.clusterDomain, nodeName: sp.pod.spec.nodeName ?? '', hostIP: deps.hostIP},
-    sp,
+    {fs: deps.fs, rootDir: deps.rootDir, clusterDomain: deps.clusterDomain, nodeName: pod.spec.nodeName ?? '', hostIP: deps.hostIP},
+    pod,
     container,
     sandbox.ip,
     sandbox.config.hostname,

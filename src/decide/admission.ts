@@ -24,8 +24,8 @@
 import type {Container, ContainerPort, PodStatus, StaticPod} from '../api/types.js'
 import type {NodeSelectorRequirement, NodeSelectorTerm} from '../api/types.js'
 import type {ResourceRequirements} from '../api/generated/types.js'
-import {podQosClass} from '../kuberuntime/qos.js'
-import {NO_REQUESTS, addRequests, aggregateContainerRequests, type PodRequests} from '../kuberuntime/requests.js'
+import {podQosClass} from '../kuberuntime/resources.js'
+import {NO_REQUESTS, addRequests, aggregateContainerRequests, type PodRequests} from '../kuberuntime/resources.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 import {ownValue} from '../util/own.js'
 import {LABEL_OS, type NodeInfo} from '../util/node-info.js'
@@ -231,7 +231,7 @@ function hostPortConflict(sp: StaticPod, others: readonly StaticPod[]): string |
 
 // ---- resources (scheduler noderesources.Fits, component-helpers PodRequests) ----
 
-export type {PodRequests} from '../kuberuntime/requests.js'
+export type {PodRequests} from '../kuberuntime/resources.js'
 
 /**
  * What the pod requests from the node: the sum of its containers and sidecars, or more if an

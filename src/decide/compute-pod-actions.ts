@@ -9,7 +9,7 @@ import type {PodProbeResults} from '../pod/probe-results.js'
 import {decidePull, effectivePullPolicy} from '../images/pull-policy.js'
 import {imageRefCandidates} from '../images/reference.js'
 import {computeInitActions, type WantedKill, type WantedStart} from './init-actions.js'
-import {containerSpecChanged} from '../pod/spec-changed.js'
+import {containerSpecChanged, type HashComparison} from '../kuberuntime/hash.js'
 import {
   containerShouldRestart, initContainerType, isContainerRestartable, newestByName, nextRestartCount, podRestartPolicy,
   restartVerdictReason, type RestartPolicy,
@@ -61,7 +61,7 @@ export function computePodActions(input: ComputeInput): PodActions {
   const alive = sandboxes.some((s) => s.state === 'ready') || containers.some((c) => c.state === 'running')
   // After an exit that restarts all containers, only the new run's containers count (pod/restart-all.ts).
   const again = restartAll(pod.spec, containers)
-  const seen = again?.current ?? containers
+  const seen = seenOf(pod, again?.current ?? containers)
 
   let decision: Decision
   if (deadlineExceeded(pod.spec, sandboxes, input.now, input.startTime)) {
@@ -74,6 +74,28 @@ export function computePodActions(input: ComputeInput): PodActions {
     if (again !== undefined) decision = stopEarlierRun(decision, again)
   }
   return toPlan(input, containers, decision)
+}
+
+/** What the decision asks of each regular container's newest instance, worked out once. */
+interface Seen {
+  /** The instances that count (after an exit that restarts all containers, only the new run's). */
+  all: readonly RuntimeContainer[]
+  /** The newest instance of each regular container, by name. */
+  newest: ReadonlyMap<string, RuntimeContainer>
+  /** Each regular container's definition against its newest instance's hash. */
+  changes: ReadonlyMap<string, HashComparison>
+}
+
+function seenOf(pod: StaticPod['pod'], all: readonly RuntimeContainer[]): Seen {
+  const newest = new Map<string, RuntimeContainer>()
+  const changes = new Map<string, HashComparison>()
+  for (const c of pod.spec.containers) {
+    const rc = newestByName(all, c.name)
+    if (rc === undefined) continue
+    newest.set(c.name, rc)
+    changes.set(c.name, containerSpecChanged(pod, c, rc))
+  }
+  return {all, newest, changes}
 }
 
 /** Restarting all containers: what still runs of the earlier run stops, and the plan says why. */
@@ -95,7 +117,7 @@ function finished(reason: string, alive: boolean): Decision {
 /** The sandbox must be (re)created: start again from the first init container. */
 function recreate(
   input: ComputeInput,
-  containers: readonly RuntimeContainer[],
+  seen: Seen,
   policy: RestartPolicy,
   sandbox: {attempt: number; reason: string; dead: boolean},
   existed: boolean,
@@ -106,27 +128,27 @@ function recreate(
   // does a finished one of a pod whose manifest changed in any way (a label or annotation bump
   // re-runs a job-like static pod, as the kubelet's new pod would).
   const edited = (c: Container): boolean => {
-    const rc = newestByName(containers, c.name)
-    return rc !== undefined && (containerSpecChanged(input.sp.pod, c, rc).changed || (rc.state === 'exited' && manifestChangedSince(input.sp, rc)))
+    const rc = seen.newest.get(c.name)
+    return rc !== undefined && (seen.changes.get(c.name)?.changed === true || (rc.state === 'exited' && manifestChangedSince(input.sp, rc)))
   }
   // A run-to-completion pod whose sandbox died after its containers ran is not run again, unless
   // it was edited. A container's own restartPolicy or restart rule may make it restartable (the
   // kubelet asks IsContainerRestartable of each container).
   const restartable = spec.containers.some((c) => isContainerRestartable(c, spec))
-  if (sandbox.dead && !restartable && containers.length > 0 && !spec.containers.some(edited)) {
+  if (sandbox.dead && !restartable && seen.all.length > 0 && !spec.containers.some(edited)) {
     return finished(`${sandbox.reason}; the pod's containers already ran and restartPolicy is ${policy}`, alive)
   }
   const anyEdited = spec.containers.some(edited)
   const candidates = spec.containers.filter((c) => {
     if (edited(c)) return true
-    const rc = newestByName(containers, c.name)
+    const rc = seen.newest.get(c.name)
     if (rc?.state !== 'exited') return true
     // An edited run-to-completion pod runs again as a new pod, every finished container too.
     if (anyEdited) return true
     // Otherwise a container that exited runs again only when its rules or restart policy say so.
     return containerShouldRestart(c, spec, rc.exitCode)
   })
-  const initializedBefore = spec.containers.some((c) => newestByName(containers, c.name) !== undefined)
+  const initializedBefore = seen.newest.size > 0
   if (candidates.length === 0 && initializedBefore) {
     const why = policy === 'OnFailure' ? `exited with code 0 and restartPolicy is ${policy}` : 'finished and no restart policy or rule restarts it'
     return finished(`every container ${why}; the pod has finished`, alive)
@@ -152,14 +174,14 @@ function recreate(
 /** The sandbox is fine: walk the init containers, then the regular ones. */
 function inSandbox(
   input: ComputeInput,
-  containers: readonly RuntimeContainer[],
+  seen: Seen,
   policy: RestartPolicy,
   sandboxId: string,
 ): Decision {
   const {pod} = input.sp
   // Init containers count only in the sandbox they ran in: a new sandbox runs them all again
   // (the kubelet purges the old ones when it recreates the sandbox).
-  const current = containers.filter((c) => c.sandboxId === sandboxId)
+  const current = seen.all.filter((c) => c.sandboxId === sandboxId)
   const init = computeInitActions(pod, current, input.probes)
   if (init.failed !== undefined) return {...finished(`${init.failed}; the pod has failed`, true), sandboxId}
   const decision: Decision = {sandboxId, kills: [...init.kills], initStarts: init.starts, starts: [], terminal: false}
@@ -167,7 +189,7 @@ function inSandbox(
 
   let kept = 0
   pod.spec.containers.forEach((c, index) => {
-    const rc = newestByName(containers, c.name)
+    const rc = seen.newest.get(c.name)
     const what = `container "${c.name}"`
     const start = (reason: string, fresh = false): void => void decision.starts.push({container: c, index, reason, ...(fresh ? {fresh: true as const} : {})})
     const kill = (r: RuntimeContainer, reason: string, replaced = false): void => void decision.kills.push({runtime: r, reason, ...(replaced ? {replaced: true as const} : {})})
@@ -185,13 +207,13 @@ function inSandbox(
         if (containerShouldRestart(c, pod.spec, rc.exitCode)) return start(`${what} exited with code ${rc.exitCode} and ${why}`)
         // The kubelet runs an edited static pod as a new pod: a finished container whose spec
         // changed runs again (the UID stays); an unchanged one keeps its verdict.
-        const {changed, want} = containerSpecChanged(pod, c, rc)
+        const {changed, want} = seen.changes.get(c.name) ?? UNJUDGED
         if (changed) return start(`${what} finished (code ${rc.exitCode}) but its spec changed since (hash ${rc.hash} → ${want}): the edited pod runs again`, true)
         if (manifestChangedSince(input.sp, rc)) start(`${what} finished (code ${rc.exitCode}) and the pod's manifest changed since (config hash ${rc.configHash} → ${podConfigHash(input.sp)}): the edited pod runs again`, true)
         return
       }
       case 'running': {
-        const {changed, want} = containerSpecChanged(pod, c, rc)
+        const {changed, want} = seen.changes.get(c.name) ?? UNJUDGED
         if (changed) {
           // A changed definition replaces the container whatever the restart policy.
           // The image is the change a person most often makes; name it when it is the one.
@@ -222,6 +244,8 @@ function inSandbox(
   }
   return decision
 }
+
+const UNJUDGED: HashComparison = {changed: false, want: ''}
 
 function podConfigHash(sp: StaticPod): string {
   return sp.pod.metadata.annotations?.[CONFIG_HASH_ANNOTATION] ?? ''

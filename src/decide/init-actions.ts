@@ -6,7 +6,7 @@
 import type {Container, Pod} from '../api/types.js'
 import type {RuntimeContainer} from '../kuberuntime/model.js'
 import type {PodProbeResults} from '../pod/probe-results.js'
-import {containerSpecChanged} from '../pod/spec-changed.js'
+import {containerSpecChanged} from '../kuberuntime/hash.js'
 import {
   containerRestartPolicy, containerShouldRestart, isInitFailed, isSidecar, newestByName, restartVerdictReason,
 } from '../pod/restart-policy.js'
@@ -39,6 +39,21 @@ export interface InitDecision {
   failed?: string
 }
 
+/** Where the walk over the init containers stands (from last to first). */
+interface InitWalk {
+  readonly pod: Pod
+  readonly inits: readonly Container[]
+  readonly probes: PodProbeResults
+  readonly out: InitDecision
+  /** Wanted starts by index, each with its reason (a later reason for one index replaces an earlier one). */
+  readonly starts: Map<number, string>
+  podInitialized: boolean
+  previousInitialized: boolean
+}
+
+/** The verdict of one init container: undefined to go on, else the pod's failure. */
+type Step = string | undefined
+
 export function computeInitActions(
   pod: Pod,
   containers: readonly RuntimeContainer[],
@@ -51,89 +66,109 @@ export function computeInitActions(
 
   // A created or running regular container means initialization happened before, even if old
   // init containers were removed since; only sidecars must then be kept running.
-  let podInitialized = spec.containers.some((c) => {
+  const podInitialized = spec.containers.some((c) => {
     const rc = newestByName(containers, c.name)
     return rc !== undefined && (rc.state === 'created' || rc.state === 'running')
   })
-  let previousInitialized = podInitialized
-  const starts = new Map<number, string>()
-  const last = inits.length - 1
+  const walk: InitWalk = {pod, inits, probes, out, starts: new Map(), podInitialized, previousInitialized: podInitialized}
 
   // From last to first: the latest init container with a status tells where the sequence is,
   // as earlier ones may have been garbage-collected.
   for (const [i, c] of [...inits.entries()].reverse()) {
-    const sidecar = isSidecar(c)
     const rc = newestByName(containers, c.name)
-    const what = sidecar ? `sidecar "${c.name}"` : `init container "${c.name}"`
-    const next = inits[i + 1]
     if (rc === undefined) {
-      if (previousInitialized && sidecar) starts.set(i, `${what} is not running; sidecars are kept running`)
+      if (walk.previousInitialized && isSidecar(c)) walk.starts.set(i, `${describeInit(c)} is not running; sidecars are kept running`)
       continue
     }
-    if (previousInitialized && !sidecar) continue
-
-    switch (rc.state) {
-      case 'created':
-        out.kills.push({runtime: rc, reason: `${what} was created but never started`})
-        starts.set(i, `${what} was created but never started`)
-        break
-      case 'running': {
-        if (!sidecar) break // a regular init container: wait for it to finish
-        if (c.startupProbe !== undefined) {
-          const startup = probes.get(c.name)?.startup
-          if (startup === 'Failure') {
-            out.kills.push({runtime: rc, reason: `${what} failed its startup probe`})
-            starts.set(i, `${what} failed its startup probe; sidecars are always restarted`)
-          }
-          if (startup !== 'Success') break // not started yet: wait
-        }
-        if (i === last) podInitialized = true
-        else if (!previousInitialized && next !== undefined) {
-          starts.set(i + 1, `${what} has started, so init container "${next.name}" is next`)
-        }
-        const {changed, want} = containerSpecChanged(pod, c, rc)
-        if (changed) {
-          out.kills.push({runtime: rc, reason: `${what}'s spec changed (hash ${rc.hash} → ${want})`})
-          starts.set(i, `${what}'s spec changed`)
-          break
-        }
-        if (c.livenessProbe !== undefined && probes.get(c.name)?.liveness === 'Failure') {
-          out.kills.push({runtime: rc, reason: `${what} failed its liveness probe`})
-          starts.set(i, `${what} failed its liveness probe; sidecars are always restarted`)
-        }
-        break
-      }
-      case 'exited':
-        if (sidecar) {
-          starts.set(i, `${what} exited with code ${rc.exitCode}; sidecars are always restarted`)
-        } else if (isInitFailed(rc)) {
-          const how = rc.reason === 'OOMKilled' ? 'was OOM-killed' : `exited with code ${rc.exitCode}`
-          // Its restart rules, then its own restartPolicy, then the pod's (the kubelet's ContainerShouldRestart).
-          const why = restartVerdictReason(c, spec, rc.exitCode)
-          if (!containerShouldRestart(c, spec, rc.exitCode)) return {starts: [], kills: [], initialized: false, failed: `${what} ${how} and ${why}`}
-          starts.set(i, `${what} ${how} and ${why}`)
-        } else if (i === last) {
-          podInitialized = true
-        } else if (next !== undefined) {
-          starts.set(i + 1, `${what} completed, so init container "${next.name}" is next`)
-        }
-        break
-      case 'unknown':
-        // No exit code to match rules against: the restart policy alone decides.
-        if (!sidecar && containerRestartPolicy(c, spec) === 'Never') {
-          return {starts: [], kills: [], initialized: false, failed: `${what} is in an unknown state and restartPolicy is Never`}
-        }
-        out.kills.push({runtime: rc, reason: `${what} is in an unknown state`})
-        starts.set(i, `${what} was in an unknown state and is restarted`)
-        break
-    }
-    previousInitialized = true
+    if (walk.previousInitialized && !isSidecar(c)) continue
+    const failed = visitInit(walk, i, c, rc)
+    if (failed !== undefined) return {starts: [], kills: [], initialized: false, failed}
+    walk.previousInitialized = true
   }
-  if (!previousInitialized) starts.set(0, `no init container has run yet; init container "${inits[0]!.name}" is first`)
+  if (!walk.previousInitialized) walk.starts.set(0, `no init container has run yet; init container "${inits[0]!.name}" is first`)
 
-  out.starts = [...starts.entries()]
+  out.starts = [...walk.starts.entries()]
     .sort(([a], [b]) => a - b)
     .map(([index, reason]) => ({container: inits[index]!, index, reason}))
-  out.initialized = podInitialized
+  out.initialized = walk.podInitialized
   return out
+}
+
+function describeInit(c: Container): string {
+  return isSidecar(c) ? `sidecar "${c.name}"` : `init container "${c.name}"`
+}
+
+/** One init container that has a runtime instance, by the state of its newest one. */
+function visitInit(walk: InitWalk, i: number, c: Container, rc: RuntimeContainer): Step {
+  const what = describeInit(c)
+  switch (rc.state) {
+    case 'created':
+      walk.out.kills.push({runtime: rc, reason: `${what} was created but never started`})
+      walk.starts.set(i, `${what} was created but never started`)
+      return undefined
+    case 'running':
+      if (isSidecar(c)) runningSidecar(walk, i, c, rc)
+      // A regular init container: wait for it to finish.
+      return undefined
+    case 'exited':
+      return exitedInit(walk, i, c, rc)
+    case 'unknown':
+      // No exit code to match rules against: the restart policy alone decides.
+      if (!isSidecar(c) && containerRestartPolicy(c, walk.pod.spec ?? {containers: []}) === 'Never') {
+        return `${what} is in an unknown state and restartPolicy is Never`
+      }
+      walk.out.kills.push({runtime: rc, reason: `${what} is in an unknown state`})
+      walk.starts.set(i, `${what} was in an unknown state and is restarted`)
+      return undefined
+  }
+}
+
+/** A running sidecar: started (its startup probe passed) lets the next init container go; a changed or failing one is restarted. */
+function runningSidecar(walk: InitWalk, i: number, c: Container, rc: RuntimeContainer): void {
+  const what = describeInit(c)
+  const {out, starts, probes} = walk
+  if (c.startupProbe !== undefined) {
+    const startup = probes.get(c.name)?.startup
+    if (startup === 'Failure') {
+      out.kills.push({runtime: rc, reason: `${what} failed its startup probe`})
+      starts.set(i, `${what} failed its startup probe; sidecars are always restarted`)
+    }
+    if (startup !== 'Success') return // not started yet: wait
+  }
+  const next = walk.inits[i + 1]
+  if (i === walk.inits.length - 1) walk.podInitialized = true
+  else if (!walk.previousInitialized && next !== undefined) {
+    starts.set(i + 1, `${what} has started, so init container "${next.name}" is next`)
+  }
+  const {changed, want} = containerSpecChanged(walk.pod, c, rc)
+  if (changed) {
+    out.kills.push({runtime: rc, reason: `${what}'s spec changed (hash ${rc.hash} → ${want})`})
+    starts.set(i, `${what}'s spec changed`)
+    return
+  }
+  if (c.livenessProbe !== undefined && probes.get(c.name)?.liveness === 'Failure') {
+    out.kills.push({runtime: rc, reason: `${what} failed its liveness probe`})
+    starts.set(i, `${what} failed its liveness probe; sidecars are always restarted`)
+  }
+}
+
+/** An exited init container: a sidecar restarts, a failed one runs again or fails the pod, a completed one lets the next go. */
+function exitedInit(walk: InitWalk, i: number, c: Container, rc: RuntimeContainer): Step {
+  const what = describeInit(c)
+  const next = walk.inits[i + 1]
+  const spec = walk.pod.spec ?? {containers: []}
+  if (isSidecar(c)) {
+    walk.starts.set(i, `${what} exited with code ${rc.exitCode}; sidecars are always restarted`)
+  } else if (isInitFailed(rc)) {
+    const how = rc.reason === 'OOMKilled' ? 'was OOM-killed' : `exited with code ${rc.exitCode}`
+    // Its restart rules, then its own restartPolicy, then the pod's (the kubelet's ContainerShouldRestart).
+    const why = restartVerdictReason(c, spec, rc.exitCode)
+    if (!containerShouldRestart(c, spec, rc.exitCode)) return `${what} ${how} and ${why}`
+    walk.starts.set(i, `${what} ${how} and ${why}`)
+  } else if (i === walk.inits.length - 1) {
+    walk.podInitialized = true
+  } else if (next !== undefined) {
+    walk.starts.set(i + 1, `${what} completed, so init container "${next.name}" is next`)
+  }
+  return undefined
 }

@@ -17,7 +17,7 @@
 // nothing behind. Only pods using such a field need the runtime's features (needsRuntimeSupport):
 // the Status call that reads them is never made for the others. Pure.
 import type {AppArmorProfile, Container, StaticPod} from '../api/types.js'
-import {resolveAppArmor, type AppArmorSource} from '../kuberuntime/apparmor.js'
+import {resolveAppArmor, type AppArmorSource} from '../kuberuntime/security.js'
 
 /** A runtime handler's features, as the CRI Status reports them. */
 export interface HandlerSupport {

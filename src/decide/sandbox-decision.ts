@@ -2,7 +2,7 @@
 // (ARCHITECTURE.md "Identity and updates"). Pure.
 import type {Pod} from '../api/types.js'
 import type {RuntimeSandbox} from '../kuberuntime/model.js'
-import {sandboxSpecChanged} from '../pod/spec-changed.js'
+import {sandboxSpecChanged} from '../kuberuntime/hash.js'
 
 export type SandboxDecision =
   | {create: false; sandbox: RuntimeSandbox}

@@ -7,8 +7,10 @@ import type {
   ContainerConfig,
   LinuxContainerResources,
   LinuxContainerSecurityContext,
+  LinuxSandboxSecurityContext,
   Mount,
   MountPropagation,
+  NamespaceOption,
   PodSandboxConfig,
   SecurityProfile,
 } from '../cri/api.js'
@@ -41,10 +43,8 @@ import {
 } from './labels.js'
 import type {ContainerType} from './model.js'
 import {containerLogPath} from './naming.js'
-import {namespaceOptions, supplementalGroups} from './sandbox-config.js'
-import {containerOomScoreAdj} from './oom-score.js'
-import {appArmorProfileOf, criAppArmor} from './apparmor.js'
-import {criSELinux} from './selinux.js'
+import {containerOomScoreAdj} from './resources.js'
+import {appArmorProfileOf, criAppArmor, criSELinux} from './security.js'
 
 export interface ContainerContext {
   /** The restart count the new container gets (CRI metadata.attempt). */
@@ -137,14 +137,21 @@ function seccompProfile(pod: Pod, container: Container, rootDir: string, seccomp
   return {profileType: seccompDefault ? 'RuntimeDefault' : 'Unconfined', localhostRef: ''}
 }
 
-/** The container's effective security context: container settings override the pod's. */
-export function containerSecurityContext(pod: Pod, container: Container, rootDir: string, seccompDefault = true): LinuxContainerSecurityContext {
+/** What a container without a sandbox config to join would share: the pod's network and IPC, its own PIDs. */
+const OWN_NAMESPACES: NamespaceOption = {network: 'POD', ipc: 'POD', pid: 'CONTAINER'}
+
+/**
+ * The container's effective security context: container settings override the pod's. The pod's
+ * namespaces and supplemental groups are the sandbox's (`sandbox`, built once for the pod): the
+ * container joins them rather than working them out again.
+ */
+export function containerSecurityContext(pod: Pod, container: Container, rootDir: string, seccompDefault: boolean, sandbox: LinuxSandboxSecurityContext | undefined): LinuxContainerSecurityContext {
   const podSc = pod.spec?.securityContext
   const sc = container.securityContext
   const privileged = sc?.privileged === true
   const out: LinuxContainerSecurityContext = {
     privileged,
-    namespaceOptions: namespaceOptions(pod),
+    namespaceOptions: {...(sandbox?.namespaceOptions ?? OWN_NAMESPACES)},
     seccomp: seccompProfile(pod, container, rootDir, seccompDefault),
   }
   if (sc?.capabilities) {
@@ -154,10 +161,9 @@ export function containerSecurityContext(pod: Pod, container: Container, rootDir
   if (runAsUser !== undefined) out.runAsUser = {value: runAsUser}
   const runAsGroup = sc?.runAsGroup ?? podSc?.runAsGroup
   if (runAsGroup !== undefined) out.runAsGroup = {value: runAsGroup}
-  const groups = supplementalGroups(pod)
-  if (groups.length > 0) out.supplementalGroups = groups
-  const policy = podSc?.supplementalGroupsPolicy
-  if (policy === 'Merge' || policy === 'Strict') out.supplementalGroupsPolicy = policy
+  const groups = sandbox?.supplementalGroups ?? []
+  if (groups.length > 0) out.supplementalGroups = [...groups]
+  if (sandbox?.supplementalGroupsPolicy !== undefined) out.supplementalGroupsPolicy = sandbox.supplementalGroupsPolicy
   // Both AppArmor forms, as the kubelet sends them: runtimes before the `apparmor` message read the string.
   Object.assign(out, criAppArmor(appArmorProfileOf(pod, container)))
   // The container's label, else the pod's (the kubelet's determineEffectiveSecurityContext).
@@ -242,8 +248,8 @@ function containerAnnotations(pod: StaticPod['pod'], container: Container, resta
   return annotations
 }
 
-export function buildContainerConfig(sp: StaticPod, container: Container, ctx: ContainerContext): ContainerConfig {
-  const pod = sp.pod
+/** The CRI config of one container of `pod`, joining the sandbox `ctx.sandboxConfig` describes. */
+export function buildContainerConfig(pod: StaticPod['pod'], container: Container, ctx: ContainerContext): ContainerConfig {
   const {name, namespace, uid} = pod.metadata
   const envs = buildEnv(pod, container, {
     podIP: ctx.podIP,
@@ -267,7 +273,7 @@ export function buildContainerConfig(sp: StaticPod, container: Container, ctx: C
       [POD_UID_LABEL]: uid,
       [CONTAINER_NAME_LABEL]: container.name,
       [MANAGED_BY_LABEL]: MANAGED_BY_VALUE,
-      [NODE_LABEL]: sp.pod.spec.nodeName ?? '',
+      [NODE_LABEL]: pod.spec.nodeName ?? '',
       [CONTAINER_TYPE_LABEL]: ctx.containerType,
     },
     annotations: containerAnnotations(pod, container, ctx.restartCount, ctx.restartBase ?? 0),
@@ -277,8 +283,8 @@ export function buildContainerConfig(sp: StaticPod, container: Container, ctx: C
     tty: container.tty === true,
     linux: {
       // Without the node's memory size, 0 (the runtime's default) rather than a guess.
-      resources: containerResources(container, ctx.nodeCapacity ? containerOomScoreAdj(sp.pod, container, ctx.nodeCapacity.memoryBytes) : 0),
-      securityContext: containerSecurityContext(pod, container, ctx.rootDir, ctx.seccompDefault ?? true),
+      resources: containerResources(container, ctx.nodeCapacity ? containerOomScoreAdj(pod, container, ctx.nodeCapacity.memoryBytes) : 0),
+      securityContext: containerSecurityContext(pod, container, ctx.rootDir, ctx.seccompDefault ?? true, ctx.sandboxConfig.linux?.securityContext),
     },
   }
 }

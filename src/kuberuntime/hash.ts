@@ -2,8 +2,11 @@
 // whose container hash covers only name and image, these cover every field that reaches the
 // runtime, so an edited manifest restarts exactly the containers it changed. Fields are picked
 // one by one (never by spreading the spec) so that a new API field cannot silently change the
-// hash of running containers; changing what is hashed means a new HASH_VERSION.
+// hash of running containers; changing what is hashed means a new HASH_VERSION. A hash is compared
+// with the rules of the version that produced it (containerSpecChanged, sandboxSpecChanged), so an
+// upgrade never restarts running pods.
 import type {Container, Pod} from '../api/types.js'
+import type {RuntimeContainer, RuntimeSandbox} from './model.js'
 import {hashOf} from '../util/hash.js'
 import {InternalError} from '../util/errors.js'
 
@@ -112,4 +115,33 @@ export function sandboxHash(pod: Pod, version: string = HASH_VERSION): string {
       privileged: anyPrivileged(pod),
     }) ?? {},
   )
+}
+
+export interface HashComparison {
+  changed: boolean
+  /** The hash the current spec has under the runtime object's version ('' when not compared). */
+  want: string
+}
+
+const UNCHANGED: HashComparison = {changed: false, want: ''}
+
+// A hash from a version these rules do not know cannot be judged: the object is kept, as an
+// adopted one is.
+function compare(have: string | undefined, compute: () => string): HashComparison {
+  if (have === undefined || have === '') return UNCHANGED
+  let want: string
+  try {
+    want = compute()
+  } catch {
+    return UNCHANGED
+  }
+  return {changed: want !== have, want}
+}
+
+export function containerSpecChanged(pod: Pod, c: Container, rc: RuntimeContainer): HashComparison {
+  return compare(rc.hash, () => containerHash(pod, c, rc.hashVersion))
+}
+
+export function sandboxSpecChanged(pod: Pod, s: RuntimeSandbox): HashComparison {
+  return compare(s.hash, () => sandboxHash(pod, s.hashVersion))
 }

@@ -25,7 +25,7 @@ import {
   SANDBOX_HASH_ANNOTATION,
 } from './labels.js'
 import {podLogDirectory} from './naming.js'
-import {criSELinux} from './selinux.js'
+import {criSELinux} from './security.js'
 
 export interface SandboxContext {
   /** 0 for the pod's first sandbox, previous + 1 after that. */
@@ -76,8 +76,8 @@ export function podHostname(pod: Pod, clusterDomain: string): string {
   return hostname
 }
 
-/** Namespace modes for the sandbox and every container of the pod. */
-export function namespaceOptions(pod: Pod): NamespaceOption {
+/** Namespace modes for the sandbox; every container of the pod joins them (container-config.ts takes them from here). */
+function namespaceOptions(pod: Pod): NamespaceOption {
   const spec = pod.spec
   return {
     network: spec?.hostNetwork === true ? 'NODE' : 'POD',
@@ -120,7 +120,7 @@ function sandboxSeccomp(pod: Pod): SecurityProfile {
 }
 
 /** fsGroup first, then supplementalGroups, without duplicates. */
-export function supplementalGroups(pod: Pod): number[] {
+function supplementalGroups(pod: Pod): number[] {
   const sc = pod.spec?.securityContext
   const groups = [...(sc?.fsGroup !== undefined ? [sc.fsGroup] : []), ...(sc?.supplementalGroups ?? [])]
   return [...new Set(groups)]

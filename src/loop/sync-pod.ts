@@ -12,7 +12,7 @@ import {DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON} from '../pod/active
 import type {PodProbeResults} from '../pod/probe-results.js'
 import type {BackOff} from './backoff.js'
 import type {InstanceStarts} from './instance-starts.js'
-import {executePlan, type ExecutorDeps, type StepFailure, type SyncInputs} from '../apply/execute-plan.js'
+import {executePlan, type ExecuteResult, type ExecutorDeps, type StepFailure, type SyncInputs} from '../apply/execute-plan.js'
 import {computePodActions} from '../decide/compute-pod-actions.js'
 import type {RuntimeCache} from '../pleg/runtime-cache.js'
 import {generatePodStatus} from '../status/generate.js'
@@ -162,50 +162,56 @@ export async function planPod(ctx: SyncContext, sp: StaticPod, minTime: number):
   return {plan, observed, backOff}
 }
 
+/** What a sync did, before its status is generated. */
+interface Applied {
+  plan: PodActions
+  failures: StepFailure[]
+  observed: RuntimePod | undefined
+  interrupted: boolean
+  held?: Extract<GateVerdict, {open: false}> | undefined
+}
+
 /** One sync of one pod: plan from a view newer than `minTime`, apply, and the status afterwards. */
 export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingReasons, inputs: SyncInputs, minTime: number, gate?: StartGateCheck): Promise<PodSyncOutcome> {
-  const uid = sp.pod.metadata.uid
   const {plan, observed: before, backOff} = await planPod(ctx, sp, minTime)
   const verdict = gate?.((before?.sandboxes.length ?? 0) > 0)
-  if (verdict && !verdict.open) {
-    // Nothing of the pod is created yet; its status says what it waits for (held.ts), and its
-    // manifest is recorded so readers show its labels, annotations and spec.
-    await ctx.deps.savePod?.(sp).catch((err: unknown) => ctx.deps.logger.warn('Could not record the pod manifest', {pod: sp.pod.metadata.name, err: errorMessage(err)}))
-    const held = heldWaiting(sp.pod.spec, verdict.reason)
-    const status = {...generatePodStatus({sp, runtime: before, probes: NO_PROBES, waiting: held, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())}), reason: START_AFTER_REASON, message: verdict.reason}
-    return {plan: {...plan, actions: [], blocked: []}, backOff, failures: [], observed: before, status, interrupted: false, held: verdict}
-  }
+  const applied = verdict && !verdict.open ? await hold(ctx, sp, plan, before, verdict) : await applyPlan(ctx, sp, plan, before, waiting, inputs)
+  // One status for every way a sync ends, generated once from what it did.
+  const status = statusAfter(ctx, sp, applied, waiting)
+  const {events} = ctx.deps
+  if (!applied.interrupted && !applied.held && status.reason === DEADLINE_EXCEEDED_REASON) events?.emit(podObject(sp.pod), 'Normal', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
+  return {...applied, backOff, status}
+}
+
+/**
+ * Nothing of the pod is created yet (it starts after pods that are not Ready): its manifest is
+ * recorded so readers show its labels, annotations and spec; its status says what it waits for.
+ */
+async function hold(ctx: SyncContext, sp: StaticPod, plan: PodActions, before: RuntimePod | undefined, held: Extract<GateVerdict, {open: false}>): Promise<Applied> {
+  const {savePod, logger} = ctx.deps
+  await savePod?.(sp).catch((err: unknown) => logger.warn('Could not record the pod manifest', {pod: sp.pod.metadata.name, err: errorMessage(err)}))
+  return {plan: {...plan, actions: [], blocked: []}, failures: [], observed: before, interrupted: false, held}
+}
+
+/** The plan applied, back-off and waiting reasons updated from its outcome, then what follows the pod's containers. */
+async function applyPlan(
+  ctx: SyncContext,
+  sp: StaticPod,
+  plan: PodActions,
+  before: RuntimePod | undefined,
+  waiting: WaitingReasons,
+  inputs: SyncInputs,
+): Promise<Applied> {
   let failures: StepFailure[] = []
   let observed = before
   if (plan.actions.length > 0) {
     const result = await executePlan(ctx.deps, sp, plan, before, inputs)
-    if (result.interrupted) {
-      const status = generatePodStatus({sp, runtime: before, probes: probesOf(ctx, uid, before), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())})
-      return {plan, backOff, failures: [], observed: before, status, interrupted: true}
-    }
+    if (result.interrupted) return {plan, failures: [], observed: before, interrupted: true}
     failures = result.failures
-    const now = ctx.clock.now()
-    for (const a of plan.actions) {
-      if (a.type !== 'StartContainer') continue
-      const started = result.started.includes(a.name)
-      if (started) waiting.delete(a.name)
-      // A restart (not a first start) arms the crash-loop back-off whether it starts or not, as
-      // the kubelet's doBackOff does before it tries: a container that cannot start (a wrong
-      // command) is retried 10 s, 20 s, … apart, not at every sync.
-      const couldNotStart = result.failures.some((f) => f.container === a.name && START_FAILURE_REASONS.has(f.reason))
-      // The delay counts from the exit it follows (the kubelet's backOff.Next(key, finishedAt)).
-      if (a.restartCount > 0 && (started || couldNotStart)) ctx.backOff.next(backOffKey(sp, a.name), lastExit(before, a.name) ?? now, 'CrashLoopBackOff')
-    }
-    // One failed pull backs its image off once, however many containers wait for it; the entry
-    // keeps the pull's error, which the waiting message repeats (the kubelet's prevPullErrMsg).
-    const failedImages = new Map<string, string>()
-    for (const f of failures) {
-      if (f.reason === 'ErrImagePull' && !failedImages.has(imageOf(sp.pod.spec, f.container))) failedImages.set(imageOf(sp.pod.spec, f.container), f.message)
-    }
-    for (const [image, message] of failedImages) ctx.backOff.next(pullBackOffKey(sp, image), now, 'ImagePullBackOff', message)
+    armBackOff(ctx, sp, plan, before, result)
     for (const f of failures) if (f.container) waiting.set(f.container, {reason: f.reason, message: f.message})
     // What this sync changed is seen by a read that begins after it.
-    observed = await ctx.cache.afterOwnChanges(uid)
+    observed = await ctx.cache.afterOwnChanges(sp.pod.metadata.uid)
   }
   for (const b of plan.blocked) {
     waiting.set(b.name, {reason: b.reason, message: b.message})
@@ -221,8 +227,38 @@ export async function syncPod(ctx: SyncContext, sp: StaticPod, waiting: WaitingR
     const {savePod, logger} = ctx.deps
     await savePod?.(sp).catch((err: unknown) => logger.warn('Could not record the pod manifest', {pod: sp.pod.metadata.name, err: errorMessage(err)}))
   }
-  const status = generatePodStatus({sp, runtime: observed, probes: probesOf(ctx, sp.pod.metadata.uid, observed), waiting, hostIP: ctx.deps.hostIP, now: ctx.clock.now(), startTime: ctx.instanceStarts?.startOf(sp, ctx.clock.now())})
-  const {events} = ctx.deps
-  if (status.reason === DEADLINE_EXCEEDED_REASON) events?.emit(podObject(sp.pod), 'Normal', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE)
-  return {plan, backOff, failures, observed, status, interrupted: false}
+  return {plan, failures, observed, interrupted: false}
+}
+
+/** Crash-loop back-off for restarted containers, pull back-off for failed images, from one plan's result. */
+function armBackOff(ctx: SyncContext, sp: StaticPod, plan: PodActions, before: RuntimePod | undefined, result: ExecuteResult): void {
+  const now = ctx.clock.now()
+  for (const a of plan.actions) {
+    if (a.type !== 'StartContainer') continue
+    const started = result.started.includes(a.name)
+    // A restart (not a first start) arms the crash-loop back-off whether it starts or not, as
+    // the kubelet's doBackOff does before it tries: a container that cannot start (a wrong
+    // command) is retried 10 s, 20 s, … apart, not at every sync.
+    const couldNotStart = result.failures.some((f) => f.container === a.name && START_FAILURE_REASONS.has(f.reason))
+    // The delay counts from the exit it follows (the kubelet's backOff.Next(key, finishedAt)).
+    if (a.restartCount > 0 && (started || couldNotStart)) ctx.backOff.next(backOffKey(sp, a.name), lastExit(before, a.name) ?? now, 'CrashLoopBackOff')
+  }
+  // One failed pull backs its image off once, however many containers wait for it; the entry
+  // keeps the pull's error, which the waiting message repeats (the kubelet's prevPullErrMsg).
+  const failedImages = new Map<string, string>()
+  for (const f of result.failures) {
+    if (f.reason === 'ErrImagePull' && !failedImages.has(imageOf(sp.pod.spec, f.container))) failedImages.set(imageOf(sp.pod.spec, f.container), f.message)
+  }
+  for (const [image, message] of failedImages) ctx.backOff.next(pullBackOffKey(sp, image), now, 'ImagePullBackOff', message)
+}
+
+/** The pod's status after a sync: a held pod says what it waits for; an interrupted sync shows the runtime as it was before. */
+function statusAfter(ctx: SyncContext, sp: StaticPod, applied: Applied, waiting: WaitingReasons): PodStatus {
+  const now = ctx.clock.now()
+  const common = {sp, runtime: applied.observed, hostIP: ctx.deps.hostIP, now, startTime: ctx.instanceStarts?.startOf(sp, now)}
+  if (applied.held) {
+    const held = heldWaiting(sp.pod.spec, applied.held.reason)
+    return {...generatePodStatus({...common, probes: NO_PROBES, waiting: held}), reason: START_AFTER_REASON, message: applied.held.reason}
+  }
+  return generatePodStatus({...common, probes: probesOf(ctx, sp.pod.metadata.uid, applied.observed), waiting})
 }

@@ -94,7 +94,7 @@ export const FIELD_SUPPORT: readonly FieldSupport[] = [
   honoured('spec.dnsPolicy', 'the sandbox\'s resolv.conf, as the kubelet builds it (kuberuntime/dns.ts)'),
   honoured('spec.dnsConfig', 'appended to the sandbox\'s resolv.conf (kuberuntime/dns.ts)'),
   refused('spec.runtimeClassName'),
-  honoured('spec.resources', 'pod-level requests replace the containers\' for admission and decide the QoS class (decide/admission.ts, kuberuntime/qos.ts)'),
+  honoured('spec.resources', 'pod-level requests replace the containers\' for admission and decide the QoS class (decide/admission.ts, kuberuntime/resources.ts)'),
   refused('spec.resources.limits', 'podLevelLimits'),
   refused('spec.resources.claims'),
   honoured('spec.imagePullSecrets', 'a dockerconfigjson/dockercfg Secret beside the pod gives PullImage the credentials of the image\'s registry, matched as the kubelet\'s keyring (images/keyring.ts); one not there is a FailedToRetrieveImagePullSecret warning and the image is pulled without, as on a standalone kubelet'),
@@ -108,10 +108,10 @@ export const FIELD_SUPPORT: readonly FieldSupport[] = [
   // ---- the pod's security context ----
   honoured(`${PSC}.runAsUser`, 'the default user of every container (container-config.ts)'),
   honoured(`${PSC}.runAsGroup`, 'the default group of every container (container-config.ts)'),
-  honoured(`${PSC}.runAsNonRoot`, 'a container that would run as root is not started (kuberuntime/run-as-non-root.ts)'),
+  honoured(`${PSC}.runAsNonRoot`, 'a container that would run as root is not started (kuberuntime/security.ts)'),
   honoured(`${PSC}.supplementalGroups`, 'sent to the runtime for the sandbox and every container (sandbox-config.ts)'),
   runtime(`${PSC}.supplementalGroupsPolicy`, `Strict ignores the image's /etc/group; ${CHECKED_AT_RUN}`),
-  honoured(`${PSC}.fsGroup`, 'added to every container\'s groups; emptyDir, configMap, secret, downwardAPI and projected volumes are given to the group with the kubelet\'s modes (setgid directories), hostPath never (volumes/fs-group.ts)'),
+  honoured(`${PSC}.fsGroup`, 'added to every container\'s groups; emptyDir, configMap, secret, downwardAPI and projected volumes are given to the group with the kubelet\'s modes (setgid directories), hostPath never (volumes/ownership.ts)'),
   honoured(`${PSC}.fsGroupChangePolicy`, 'as the kubelet: it applies only to volume types with their own storage; every kind kube-node provides is ephemeral, and those always get fsGroup (volumes/ownership.ts)'),
   honoured(`${PSC}.sysctls`, 'sent to the runtime for the sandbox (sandbox-config.ts)'),
   honoured(`${PSC}.seccompProfile`, 'the default profile of every container; Localhost profiles live under <root-dir>/seccomp (container-config.ts)'),
@@ -159,7 +159,7 @@ export const FIELD_SUPPORT: readonly FieldSupport[] = [
   honoured(`${SC}.readOnlyRootFilesystem`, 'a read-only root (container-config.ts)'),
   honoured(`${SC}.runAsUser`, 'overrides the pod\'s (container-config.ts)'),
   honoured(`${SC}.runAsGroup`, 'overrides the pod\'s (container-config.ts)'),
-  honoured(`${SC}.runAsNonRoot`, 'a container that would run as root is not started (kuberuntime/run-as-non-root.ts)'),
+  honoured(`${SC}.runAsNonRoot`, 'a container that would run as root is not started (kuberuntime/security.ts)'),
   honoured(`${SC}.procMount`, 'Unmasked sends no masked or read-only /proc paths (container-config.ts)'),
   honoured(`${SC}.seccompProfile`, 'overrides the pod\'s; Localhost profiles live under <root-dir>/seccomp (container-config.ts)'),
   runtime(`${SC}.appArmorProfile`, 'overrides the pod\'s; a Localhost profile must be loaded in the host\'s AppArmor, checked at run/watch time'),
@@ -188,7 +188,7 @@ export const FIELD_SUPPORT: readonly FieldSupport[] = [
 
 /** Annotations kube-node (or the kubelet) gives a meaning to: the rest are only copied. */
 export const ANNOTATION_SUPPORT: readonly FieldSupport[] = [
-  runtime('container.apparmor.security.beta.kubernetes.io/*', 'the older form of a container\'s appArmorProfile, read as the kubelet reads it (kuberuntime/apparmor.ts)'),
+  runtime('container.apparmor.security.beta.kubernetes.io/*', 'the older form of a container\'s appArmorProfile, read as the kubelet reads it (kuberuntime/security.ts)'),
   ignored('seccomp.security.alpha.kubernetes.io/*', 'the kubelet has ignored the seccomp annotations since v1.27; use seccompProfile'),
   honoured('kube-node.io/start-after', 'starts the pod after the named pods are ready (manifest/start-after.ts)'),
   ignored('kubernetes.io/config.*', 'set by kube-node itself, as the kubelet sets them'),

@@ -4,7 +4,7 @@
 // decided at run/watch time (decide/runtime-support.ts). Pure.
 import {checkBoolean, checkEnum, getObject, getString, isObject, nested, show, type JsonObject, type Report} from '../util/check.js'
 import {keySegment} from '../util/field-path.js'
-import {APPARMOR_ANNOTATION_PREFIX, profileFromAnnotation} from '../kuberuntime/apparmor.js'
+import {APPARMOR_ANNOTATION_PREFIX, profileFromAnnotation} from '../kuberuntime/security.js'
 
 const APPARMOR_TYPES = ['RuntimeDefault', 'Unconfined', 'Localhost']
 /** The API server's limit on a Localhost profile's name. */

@@ -4,7 +4,7 @@ import type {Container, ContainerState, ContainerStatus, Pod} from '../api/types
 import type {RuntimeContainer} from '../kuberuntime/model.js'
 import type {ContainerProbeResults} from '../pod/probe-results.js'
 import {allByName} from '../pod/restart-policy.js'
-import {containerSpecChanged} from '../pod/spec-changed.js'
+import {containerSpecChanged} from '../kuberuntime/hash.js'
 
 /** RFC 3339 at whole seconds, as the API prints times; undefined for "never" (0). */
 export function rfc3339(ms: number): string | undefined {

@@ -10,7 +10,7 @@ import {podConditions} from './conditions.js'
 import {containerStatus, rfc3339} from './container-status.js'
 import {podPhase} from './phase.js'
 import {restartAll} from '../pod/restart-all.js'
-import {podQosClass} from '../kuberuntime/qos.js'
+import {podQosClass} from '../kuberuntime/resources.js'
 import {DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON, deadlineExceeded, podStartTime} from '../pod/active-deadline.js'
 
 export interface StatusInput {

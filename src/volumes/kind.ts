@@ -34,7 +34,7 @@ export interface VolumeKind {
   /** Containers always mount it read-only (the kubelet's rule for data kube-node computes). */
   readonly readOnly: boolean
   /**
-   * How the pod's fsGroup reaches it (the kubelet's SetVolumeOwnership, fs-group.ts): 'tree'
+   * How the pod's fsGroup reaches it (the kubelet's SetVolumeOwnership, ownership.ts): 'tree'
    * walks everything it holds after each prepare (data volumes: only files kube-node wrote);
    * 'root' changes its directory alone (emptyDir: the kubelet walks it once, when it is created
    * and still empty, never again over what containers wrote). Absent: never (hostPath).

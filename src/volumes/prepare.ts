@@ -9,8 +9,7 @@ import type {HostFs, PathInfo} from '../host/port.js'
 import type {VolumeDeps, VolumeKind} from './kind.js'
 import {quantityValue} from '../util/quantity.js'
 import {errorMessage} from '../util/errors.js'
-import {podFsGroup} from './fs-group.js'
-import {ownedMode} from './ownership.js'
+import {ownedMode, podFsGroup} from './ownership.js'
 import type {Logger} from '../util/logger.js'
 
 const NO_OBJECTS: ObjectStore = {configMap: () => undefined, secret: () => undefined}
@@ -26,7 +25,7 @@ export async function prepareProjected(deps: VolumeDeps, sp: StaticPod, kind: Vo
   if ('error' in p) throw new ConfigError(`volume "${v.name}": ${p.error}`)
   await deps.fs.mkdirp(dir, 0o755)
   if (opts.tmpfs) await ensureTmpfs(deps, v.name, dir, undefined)
-  // Under fsGroup the files are written with the mode the ownership walk gives them (fs-group.ts),
+  // Under fsGroup the files are written with the mode the ownership walk gives them (ownership.ts),
   // so that an unchanged volume compares equal on the next prepare instead of being rewritten.
   const owned = kind.fsGroup !== undefined && podFsGroup(sp) !== undefined
   await deps.fs.writeAtomicDir(dir, owned ? p.files.map((f) => ({...f, mode: ownedMode('file', f.mode, kind.readOnly) ?? f.mode})) : p.files)

@@ -3,7 +3,7 @@
 import type {Container, StaticPod} from '../api/types.js'
 import {errorMessage} from '../util/errors.js'
 import type {VolumeDeps} from './kind.js'
-import {applyFsGroup} from './fs-group.js'
+import {applyFsGroup} from './ownership.js'
 import {volumeKind} from './registry.js'
 
 /**

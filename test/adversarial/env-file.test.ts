@@ -42,7 +42,7 @@ function env(path: string, optional = false): Promise<{key: string; value: strin
     p.spec.volumes = [{name: 'config', emptyDir: {}}]
     p.spec.containers = [container]
   })
-  return readEnvFiles(nodeHostFs, root, sp, container).then((files) => buildEnv(sp.pod, container, {podIP: '', envFiles: files}))
+  return readEnvFiles(nodeHostFs, root, sp.pod, container).then((files) => buildEnv(sp.pod, container, {podIP: '', envFiles: files}))
 }
 
 describe('the ordinary case', () => {
@@ -163,6 +163,6 @@ describe('the volume must be an emptyDir of the pod', () => {
       p.spec.volumes = [{name: 'host', hostPath: {path: outside}}]
       p.spec.containers = [container]
     })
-    await expect(readEnvFiles(nodeHostFs, root, sp, container)).rejects.toThrow('fileKeyRef "shadow" in volume "host": the volume must be an emptyDir')
+    await expect(readEnvFiles(nodeHostFs, root, sp.pod, container)).rejects.toThrow('fileKeyRef "shadow" in volume "host": the volume must be an emptyDir')
   })
 })

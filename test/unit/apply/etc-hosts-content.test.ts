@@ -4,7 +4,7 @@ import {
   managedHostsFile,
   mountsEtcHosts,
   needsManagedHosts,
-} from '../../../src/apply/etc-hosts-content.js'
+} from '../../../src/apply/etc-hosts.js'
 import {makeContainer, makeStaticPod} from '../../support/pods.js'
 
 const LOCALHOST = [
@@ -59,7 +59,7 @@ describe('managedHostsFile', () => {
       want: file('10.88.0.5\tweb-node1', '', '# Entries added by HostAliases.', '127.0.0.1\tfoo.local\tbar.local', '10.1.2.3\tfoo.remote'),
     },
   ])('$name', ({mutate, ips, hostname, want}) => {
-    expect(managedHostsFile(makeStaticPod(mutate), ips, hostname, 'cluster.local')).toBe(want)
+    expect(managedHostsFile(makeStaticPod(mutate).pod, ips, hostname, 'cluster.local')).toBe(want)
   })
 })
 
@@ -69,14 +69,14 @@ describe('hostNetworkHostsFile', () => {
       p.spec.hostNetwork = true
       p.spec.hostAliases = [{ip: '10.1.2.3', hostnames: ['db']}]
     })
-    expect(hostNetworkHostsFile(sp, '127.0.0.1 localhost\n192.168.1.10 node1\n')).toBe(
+    expect(hostNetworkHostsFile(sp.pod, '127.0.0.1 localhost\n192.168.1.10 node1\n')).toBe(
       '# Kubernetes-managed hosts file (host network).\n127.0.0.1 localhost\n192.168.1.10 node1\n\n# Entries added by HostAliases.\n10.1.2.3\tdb\n',
     )
   })
 
   it('without hostAliases is the node file unchanged below the header', () => {
     const sp = makeStaticPod((p) => (p.spec.hostNetwork = true))
-    expect(hostNetworkHostsFile(sp, '127.0.0.1 localhost\n')).toBe('# Kubernetes-managed hosts file (host network).\n127.0.0.1 localhost\n')
+    expect(hostNetworkHostsFile(sp.pod, '127.0.0.1 localhost\n')).toBe('# Kubernetes-managed hosts file (host network).\n127.0.0.1 localhost\n')
   })
 })
 
@@ -85,7 +85,7 @@ describe('which pods and containers get a hosts file', () => {
     {name: 'pod network', hostNetwork: false, want: true},
     {name: 'host network', hostNetwork: true, want: false},
   ])('needsManagedHosts: $name → $want', ({hostNetwork, want}) => {
-    expect(needsManagedHosts(makeStaticPod((p) => (p.spec.hostNetwork = hostNetwork)))).toBe(want)
+    expect(needsManagedHosts(makeStaticPod((p) => (p.spec.hostNetwork = hostNetwork)).pod)).toBe(want)
   })
 
   it.each([

@@ -5,7 +5,7 @@ import type {StaticPod} from '../../../src/api/types.js'
 import type {ContainerProbeResults} from '../../../src/pod/probe-results.js'
 import type {RuntimePod} from '../../../src/kuberuntime/model.js'
 import {computePodActions} from '../../../src/decide/compute-pod-actions.js'
-import {killingMessage} from '../../../src/decide/kill-message.js'
+import {killingMessage} from '../../../src/apply/kill.js'
 import {NOW, PRESENT, basePod, baseRuntime, setContainer} from '../../support/pods.js'
 
 describe('killingMessage', () => {

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import type {Container, PodSpec, StaticPod} from '../../../src/api/types.js'
 import type {ResourceRequirements} from '../../../src/api/generated/types.js'
 import {admitPod, podRequests, type NodeInfo} from '../../../src/decide/admission.js'
-import {podQosClass} from '../../../src/kuberuntime/qos.js'
+import {podQosClass} from '../../../src/kuberuntime/resources.js'
 import {basePod} from '../../support/pods.js'
 
 // Pod-level resources (spec.resources, PodLevelResources): where set, they replace the

@@ -26,7 +26,7 @@ function setup(container: Container, mutate: (p: StaticPod['pod']) => void = () 
   })
   const sandboxConfig = buildSandboxConfig(sp, {attempt: 0, podLogsDir: '/var/log/pods', hostDns: HOST_DNS, clusterDNS: [], clusterDomain: 'cluster.local'})
   const ctx: ContainerContext = {restartCount: 3, rootDir: ROOT, podIP: '10.1.2.3', containerType: 'regular', sandboxConfig, volumeSource: volumeSources(ROOT, sp.pod.metadata.uid)}
-  return {sp, ctx, config: buildContainerConfig(sp, container, ctx)}
+  return {sp, ctx, config: buildContainerConfig(sp.pod, container, ctx)}
 }
 
 const build = (overrides: Partial<Container>, mutate?: (p: StaticPod['pod']) => void) => setup(makeContainer(overrides), mutate).config
@@ -215,7 +215,7 @@ describe('buildContainerConfig', () => {
       ["seccompDefault: false, the kubelet's default: Unconfined", false, 'Unconfined'],
     ])('a container without a profile under %s', (_name, seccompDefault, profileType) => {
       const {sp, ctx} = setup(makeContainer())
-      const config = buildContainerConfig(sp, sp.pod.spec.containers[0]!, {...ctx, seccompDefault})
+      const config = buildContainerConfig(sp.pod, sp.pod.spec.containers[0]!, {...ctx, seccompDefault})
       expect(config.linux?.securityContext?.seccomp).toEqual({profileType, localhostRef: ''})
     })
 
@@ -245,7 +245,7 @@ describe('buildContainerConfig', () => {
   it('labels init containers and sidecars with their type', () => {
     const c = makeContainer({name: 'init'})
     const {sp, ctx} = setup(c)
-    expect(buildContainerConfig(sp, c, {...ctx, containerType: 'sidecar'}).labels['kube-node.io/container-type']).toBe('sidecar')
+    expect(buildContainerConfig(sp.pod, c, {...ctx, containerType: 'sidecar'}).labels['kube-node.io/container-type']).toBe('sidecar')
   })
 
   describe('environment from the node and the manifests', () => {
@@ -261,7 +261,7 @@ describe('buildContainerConfig', () => {
         args: ['--mode=$(APP_MODE)', '--node=$(NODE)', '--mem=$(MEM)'],
       })
       const {ctx, sp} = setup(makeContainer(), (p) => (p.spec.containers = [c]))
-      const config = buildContainerConfig(sp, c, {...ctx, objects, hostIP: '192.168.1.5', nodeCapacity: {cpuMilli: 2000, memoryBytes: 512 * 1024 * 1024}})
+      const config = buildContainerConfig(sp.pod, c, {...ctx, objects, hostIP: '192.168.1.5', nodeCapacity: {cpuMilli: 2000, memoryBytes: 512 * 1024 * 1024}})
       expect(config.envs).toEqual([
         {key: 'APP_MODE', value: 'prod'},
         {key: 'NODE', value: '192.168.1.5'},
@@ -273,8 +273,8 @@ describe('buildContainerConfig', () => {
     it('throws a ConfigError for a required reference that is missing', () => {
       const c = makeContainer({env: [{name: 'X', valueFrom: {configMapKeyRef: {name: 'app-config', key: 'x'}}}]})
       const {ctx, sp} = setup(makeContainer())
-      expect(() => buildContainerConfig(sp, c, {...ctx, objects})).toThrow(ConfigError)
-      expect(() => buildContainerConfig(sp, c, {...ctx, objects})).toThrow('configmap "app-config" not found')
+      expect(() => buildContainerConfig(sp.pod, c, {...ctx, objects})).toThrow(ConfigError)
+      expect(() => buildContainerConfig(sp.pod, c, {...ctx, objects})).toThrow('configmap "app-config" not found')
     })
 
     it('defaults hostIP to empty', () => {

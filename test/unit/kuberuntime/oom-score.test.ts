@@ -1,7 +1,7 @@
 // oom_score_adj by the kubelet's policy: critical and Guaranteed last, BestEffort first.
 import {describe, expect, it} from 'vitest'
 import {namedPod} from '../../support/pods.js'
-import {containerOomScoreAdj} from '../../../src/kuberuntime/oom-score.js'
+import {containerOomScoreAdj} from '../../../src/kuberuntime/resources.js'
 import type {Container, Pod} from '../../../src/api/types.js'
 
 const GiB = 2 ** 30

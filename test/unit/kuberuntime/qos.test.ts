@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import type {Container} from '../../../src/api/types.js'
-import {parseQuantity, podQosClass} from '../../../src/kuberuntime/qos.js'
+import {parseQuantity, podQosClass} from '../../../src/kuberuntime/resources.js'
 
 const c = (resources?: Container['resources']): Container => ({name: 'c', image: 'busybox', ...(resources ? {resources} : {})})
 

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {namedPod} from '../../support/pods.js'
-import {verifyRunAsNonRoot, type ImageUser} from '../../../src/kuberuntime/run-as-non-root.js'
+import {verifyRunAsNonRoot, type ImageUser} from '../../../src/kuberuntime/security.js'
 import type {Container, Pod} from '../../../src/api/types.js'
 
 function pod(podSc: object, sc: object): [Pod, Container] {

@@ -17,7 +17,7 @@ function config(container: Container, mutate: (p: StaticPod['pod']) => void = ()
   })
   const sandboxConfig = buildSandboxConfig(sp, {attempt: 0, podLogsDir: '/var/log/pods', hostDns: HOST_DNS, clusterDNS: [], clusterDomain: 'cluster.local'})
   const ctx: ContainerContext = {restartCount: 0, rootDir: ROOT, podIP: '', containerType: 'regular', sandboxConfig, volumeSource: volumeSources(ROOT, sp.pod.metadata.uid), ...more}
-  return {container: buildContainerConfig(sp, container, ctx), sandbox: sandboxConfig}
+  return {container: buildContainerConfig(sp.pod, container, ctx), sandbox: sandboxConfig}
 }
 
 describe('AppArmor in the container security context', () => {

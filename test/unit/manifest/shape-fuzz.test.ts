@@ -257,7 +257,7 @@ async function runStages(sp: StaticPod, configMaps: ConfigMap[], secrets: Secret
     stage('buildEnv', () => buildEnv(sp.pod, c, {podIP: '10.1.2.3', hostIP: '192.168.1.2', objects, nodeCapacity}))
     if (sandboxConfig) {
       stage('buildContainerConfig', () =>
-        buildContainerConfig(sp, c, {
+        buildContainerConfig(sp.pod, c, {
           restartCount: 0, rootDir: ROOT, podIP: '10.1.2.3', containerType: i < (spec.initContainers ?? []).length ? 'init' : 'regular',
           sandboxConfig, objects, nodeCapacity, volumeSource: volumeSources(ROOT, sp.pod.metadata.uid),
         }),

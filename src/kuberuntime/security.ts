@@ -1,11 +1,23 @@
-// A container's AppArmor profile, as the kubelet resolves it (pkg/security/apparmor GetProfile,
-// kuberuntime getAppArmorProfile): the container's securityContext.appArmorProfile, else the
-// deprecated `container.apparmor.security.beta.kubernetes.io/<container>` annotation (static pods
-// are never synced from annotations to fields, so the kubelet reads it), else the pod's
-// securityContext.appArmorProfile. Unset: no profile is sent and the runtime applies its default.
-// Pure.
+// The Linux security settings of a container as the CRI takes them and the kubelet resolves
+// them, in one place: SELinux options (passed through unchanged; the runtime applies the label
+// only where SELinux is enabled), the AppArmor profile (pkg/security/apparmor GetProfile,
+// kuberuntime getAppArmorProfile: the container's securityContext.appArmorProfile, else the
+// deprecated `container.apparmor.security.beta.kubernetes.io/<container>` annotation, which the
+// kubelet still reads for static pods, else the pod's; unset sends no profile and the runtime
+// applies its default) and the runAsNonRoot check before CreateContainer
+// (kuberuntime_container_linux.go verifyRunAsNonRoot: an explicit runAsUser must not be 0; with
+// no runAsUser the image's user decides, and a non-numeric or missing one cannot be proved
+// non-root). Pure: the image's user is passed in.
+import type {SELinuxOptions} from '../api/generated/types.js'
+import type {SecurityProfile, SELinuxOption} from '../cri/api.js'
 import type {AppArmorProfile, Container, Pod} from '../api/types.js'
-import type {SecurityProfile} from '../cri/api.js'
+
+/** The CRI form, or undefined when nothing is set (an empty label asks for nothing). */
+export function criSELinux(o: SELinuxOptions | undefined): SELinuxOption | undefined {
+  if (!o) return undefined
+  const out = {user: o.user ?? '', role: o.role ?? '', type: o.type ?? '', level: o.level ?? ''}
+  return out.user || out.role || out.type || out.level ? out : undefined
+}
 
 /** The deprecated per-container annotation's key prefix; the container's name follows. */
 export const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/'
@@ -60,4 +72,28 @@ export function criAppArmor(profile: AppArmorProfile | undefined): {apparmor?: S
       // No profile (validation refuses an unknown type): the runtime's default applies.
       return {}
   }
+}
+
+export interface ImageUser {
+  uid?: number
+  username?: string
+}
+
+/** The effective runAsNonRoot and runAsUser: the container's settings win over the pod's. */
+export function effectiveRunAs(pod: Pod, container: Container): {runAsNonRoot: boolean; runAsUser?: number} {
+  const podSc = pod.spec?.securityContext
+  const sc = container.securityContext
+  const runAsUser = sc?.runAsUser ?? podSc?.runAsUser
+  return {runAsNonRoot: (sc?.runAsNonRoot ?? podSc?.runAsNonRoot) === true, ...(runAsUser !== undefined ? {runAsUser} : {})}
+}
+
+/** Undefined when the container may start; else why not (a CreateContainerConfigError message). */
+export function verifyRunAsNonRoot(pod: Pod, container: Container, image: ImageUser | undefined): string | undefined {
+  const {runAsNonRoot, runAsUser} = effectiveRunAs(pod, container)
+  if (!runAsNonRoot) return undefined
+  if (runAsUser !== undefined) return runAsUser === 0 ? "container's runAsUser breaks non-root policy" : undefined
+  const uid = image?.uid ?? (image?.username ? undefined : 0)
+  if (uid === 0) return 'container has runAsNonRoot and image will run as root'
+  if (uid === undefined) return `container has runAsNonRoot and image has non-numeric user (${image?.username ?? ''}), cannot verify user is non-root`
+  return undefined
 }

@@ -153,7 +153,8 @@ describe('file source', () => {
     const text = podYaml('web', 'nginx:1.28')
     const half = text.indexOf('image:') + 3
     await writeFile(file, text.slice(0, half))
-    await sleep(100) // longer than the debounce: the half is read on its own
+    // The half is read on its own (however slow the machine) before the rest arrives.
+    await src.waitFor((s) => s.issues.some((i) => i.message.startsWith('invalid YAML')), 'the half reported')
     await appendFile(file, text.slice(half))
     await src.waitFor((s) => s.pods[0]?.pod.spec.containers[0]?.image === 'nginx:1.28', 'with the new image')
     // The half was seen (reported as a problem) but the pod stayed all along.

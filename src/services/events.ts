@@ -1,6 +1,7 @@
 // `events`: what happened to kube-node's pods, as v1 Events (the kubelet's reasons and messages),
 // read from the event files of the pods' directories, oldest first as kubectl lists them.
 import type {Event, EventList} from '../api/types.js'
+import {eventFields} from '../util/event-fields.js'
 import type {PodEvent, PodEvents} from '../api/events.js'
 import type {KubeNode} from '../node/create-node.js'
 import {rfc3339} from '../status/container-status.js'
@@ -45,38 +46,7 @@ export interface EventFilter {
   fields?: readonly FieldRequirement[] | undefined
 }
 
-/** The fields kubectl's `get events --field-selector` supports, as far as kube-node fills them. */
-export const EVENT_FIELDS: readonly string[] = [
-  'metadata.name',
-  'metadata.namespace',
-  'involvedObject.kind',
-  'involvedObject.namespace',
-  'involvedObject.name',
-  'involvedObject.uid',
-  'involvedObject.apiVersion',
-  'involvedObject.fieldPath',
-  'reason',
-  'reportingComponent',
-  'source',
-  'type',
-]
-
-function eventFields(e: Event): Record<string, string> {
-  return {
-    'metadata.name': e.metadata.name ?? '',
-    'metadata.namespace': e.metadata.namespace ?? '',
-    'involvedObject.kind': e.involvedObject.kind ?? '',
-    'involvedObject.namespace': e.involvedObject.namespace ?? '',
-    'involvedObject.name': e.involvedObject.name ?? '',
-    'involvedObject.uid': e.involvedObject.uid ?? '',
-    'involvedObject.apiVersion': e.involvedObject.apiVersion ?? '',
-    'involvedObject.fieldPath': e.involvedObject.fieldPath ?? '',
-    reason: e.reason ?? '',
-    reportingComponent: e.reportingComponent ?? '',
-    source: e.source?.component ?? '',
-    type: e.type ?? '',
-  }
-}
+export {EVENT_FIELDS} from '../util/event-fields.js'
 
 /** This node's events (of the pods `filter.uids` names, when given); oldest first. */
 export async function listEvents(node: KubeNode, filter: EventFilter = {}): Promise<EventList> {

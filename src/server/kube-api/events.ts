@@ -3,42 +3,10 @@
 // (`involvedObject.name=…,involvedObject.namespace=…,involvedObject.uid=…`). Pure.
 import type {Event} from '../../api/types.js'
 import {matchesFields, matchesLabels, type FieldSelector, type LabelSelector} from './selectors.js'
+import {EVENT_FIELDS as EVENT_FIELD_NAMES, eventFields} from '../../util/event-fields.js'
 
-/** The field selectors the API server accepts for events (pkg/registry/core/event/strategy.go). */
-export const EVENT_FIELDS: ReadonlySet<string> = new Set([
-  'metadata.name',
-  'metadata.namespace',
-  'involvedObject.kind',
-  'involvedObject.namespace',
-  'involvedObject.name',
-  'involvedObject.uid',
-  'involvedObject.apiVersion',
-  'involvedObject.resourceVersion',
-  'involvedObject.fieldPath',
-  'reason',
-  'reportingComponent',
-  'source',
-  'type',
-])
-
-export function eventFields(e: Event): Record<string, string> {
-  const io = e.involvedObject
-  return {
-    'metadata.name': e.metadata?.name ?? '',
-    'metadata.namespace': e.metadata?.namespace ?? '',
-    'involvedObject.kind': io.kind ?? '',
-    'involvedObject.namespace': io.namespace ?? '',
-    'involvedObject.name': io.name ?? '',
-    'involvedObject.uid': io.uid ?? '',
-    'involvedObject.apiVersion': io.apiVersion ?? '',
-    'involvedObject.resourceVersion': io.resourceVersion ?? '',
-    'involvedObject.fieldPath': io.fieldPath ?? '',
-    reason: e.reason ?? '',
-    reportingComponent: e.reportingComponent ?? '',
-    source: e.source?.component ?? '',
-    type: e.type ?? '',
-  }
-}
+/** The field selectors the API server accepts for events. */
+export const EVENT_FIELDS: ReadonlySet<string> = new Set(EVENT_FIELD_NAMES)
 
 export interface EventFilter {
   namespace?: string | undefined

@@ -3,35 +3,10 @@
 // name and selectors. Pure.
 import type {Pod} from '../../api/types.js'
 import {matchesFields, matchesLabels, type FieldSelector, type LabelSelector} from './selectors.js'
+import {POD_FIELDS as POD_FIELD_NAMES, podFields} from '../../util/pod-fields.js'
 
-/** The field selectors the API server accepts for pods (pkg/registry/core/pod/strategy.go). */
-export const POD_FIELDS: ReadonlySet<string> = new Set([
-  'metadata.name',
-  'metadata.namespace',
-  'spec.nodeName',
-  'spec.restartPolicy',
-  'spec.schedulerName',
-  'spec.serviceAccountName',
-  'spec.hostNetwork',
-  'status.phase',
-  'status.podIP',
-  'status.nominatedNodeName',
-])
-
-export function podFields(pod: Pod): Record<string, string> {
-  return {
-    'metadata.name': pod.metadata?.name ?? '',
-    'metadata.namespace': pod.metadata?.namespace ?? '',
-    'spec.nodeName': pod.spec?.nodeName ?? '',
-    'spec.restartPolicy': pod.spec?.restartPolicy ?? '',
-    'spec.schedulerName': pod.spec?.schedulerName ?? '',
-    'spec.serviceAccountName': pod.spec?.serviceAccountName ?? '',
-    'spec.hostNetwork': String(pod.spec?.hostNetwork ?? false),
-    'status.phase': pod.status?.phase ?? '',
-    'status.podIP': pod.status?.podIP ?? '',
-    'status.nominatedNodeName': pod.status?.nominatedNodeName ?? '',
-  }
-}
+/** The field selectors the API server accepts for pods. */
+export const POD_FIELDS: ReadonlySet<string> = new Set(POD_FIELD_NAMES)
 
 export interface PodFilter {
   namespace?: string | undefined

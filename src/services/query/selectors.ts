@@ -2,7 +2,6 @@
 // requirements and matched against a pod. The grammar is apimachinery's (labels/selector.go,
 // fields/selector.go): `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`, joined by
 // commas. A malformed selector is invalid input (exit 2), named by its flag. Pure.
-import type {Pod} from '../../api/types.js'
 import {InvalidInputError} from '../../util/errors.js'
 import {isLabelKey, isLabelValue, selectorTerms} from '../../util/selector-syntax.js'
 
@@ -17,19 +16,6 @@ export interface FieldRequirement {
   value: string
 }
 
-
-/** The fields kubectl (the API server) supports in a pod field selector. */
-export const POD_FIELDS: readonly string[] = [
-  'metadata.name',
-  'metadata.namespace',
-  'spec.nodeName',
-  'spec.restartPolicy',
-  'spec.schedulerName',
-  'spec.serviceAccountName',
-  'status.phase',
-  'status.podIP',
-  'status.nominatedNodeName',
-]
 
 function bad(flag: string, text: string, why: string): InvalidInputError {
   return new InvalidInputError(`${flag}: ${JSON.stringify(text)} is not a selector: ${why}`)
@@ -95,21 +81,9 @@ export function parseFieldSelector(text: string, supported: readonly string[], r
   })
 }
 
+export {POD_FIELDS, podFields} from '../../util/pod-fields.js'
+
 export function matchesFields(selector: readonly FieldRequirement[], fields: Readonly<Record<string, string>>): boolean {
   return selector.every((r) => ((fields[r.field] ?? '') === r.value) === (r.op === 'eq'))
 }
 
-/** A pod's values of POD_FIELDS, as the API server fills them (an unset field is ""). */
-export function podFields(pod: Pod): Record<string, string> {
-  return {
-    'metadata.name': pod.metadata?.name ?? '',
-    'metadata.namespace': pod.metadata?.namespace ?? '',
-    'spec.nodeName': pod.spec?.nodeName ?? '',
-    'spec.restartPolicy': pod.spec?.restartPolicy ?? '',
-    'spec.schedulerName': pod.spec?.schedulerName ?? '',
-    'spec.serviceAccountName': pod.spec?.serviceAccountName ?? '',
-    'status.phase': pod.status?.phase ?? '',
-    'status.podIP': pod.status?.podIP ?? '',
-    'status.nominatedNodeName': pod.status?.nominatedNodeName ?? '',
-  }
-}

@@ -1,6 +1,6 @@
 // Helpers of the fault tests (faults.test.ts, runtime-restart.test.ts): the built CLI started as
 // the file's own node, and looks at the runtime (sandboxes, tasks, leaks) independent of kube-node.
-import {expect} from 'vitest'
+import {afterAll, afterEach, beforeAll, expect} from 'vitest'
 import {spawn, type ChildProcess} from 'node:child_process'
 import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {get as httpGet} from 'node:http'
@@ -236,4 +236,35 @@ export async function downAll(): Promise<void> {
   for (const [id] of created) ctr(['tasks', 'delete', '-f', id!])
   const second = await kn(['down', '--all'])
   expect(second.code, `down --all after deleting ${created.length} created task(s): ${second.stderr}`).toBe(0)
+}
+
+/**
+ * The hooks of a fault file: the node taken down before the first test and after each one (with
+ * the runtime brought back first when the file kills it), the test's background kube-node killed,
+ * the CRI client and the dirs gone at the end. `daemon(args)` starts that background kube-node.
+ */
+export function faultHooks(opts: {restartRuntime?: boolean} = {}): {daemon: (args: string[]) => Run} {
+  let current: Run | undefined
+  beforeAll(async () => {
+    await downAll()
+  })
+  afterEach(async () => {
+    if (current && current.child.exitCode === null) {
+      current.child.kill('SIGKILL')
+      await current.result
+    }
+    current = undefined
+    if (opts.restartRuntime) await startContainerd()
+    await downAll()
+  })
+  afterAll(() => {
+    closeCri()
+    dirs.cleanup()
+  })
+  return {
+    daemon: (args) => {
+      current = start(args)
+      return current
+    },
+  }
 }

@@ -4,31 +4,15 @@
 // what the kubelet would: one ready sandbox per pod, and of older sandboxes only those holding the
 // history GC keeps (leaks()). Runs as node `faults`: kube-node touches only that node's pods.
 // containerd itself killed and restarted: runtime-restart.test.ts, which runs alone.
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it} from 'vitest'
 import {createServer as createHttpServer, type Server} from 'node:http'
 import {join} from 'node:path'
 import {callName, startStallProxy, stallFirst, type StallProxy} from './stall-proxy.js'
 import {SOCKET, eventually} from './support.js'
-import {closeCri, criRuntime, dirs, downAll, kn, leaks, names, NODE, ourSandboxCount, POD_NAME, podYaml, quick, readySandboxesOf, runningContainer, sandboxesOf, sleep, start, writePods, type Run} from './faults-support.js'
+import {criRuntime, dirs, faultHooks, kn, leaks, names, NODE, ourSandboxCount, POD_NAME, podYaml, quick, readySandboxesOf, runningContainer, sandboxesOf, sleep, start, writePods} from './faults-support.js'
 
 describe('faults (real containerd)', () => {
-  let daemon: Run | undefined
-
-  beforeAll(async () => {
-    await downAll()
-  })
-  afterEach(async () => {
-    if (daemon && daemon.child.exitCode === null) {
-      daemon.child.kill('SIGKILL')
-      await daemon.result
-    }
-    daemon = undefined
-    await downAll()
-  })
-  afterAll(() => {
-    closeCri()
-    dirs.cleanup()
-  })
+  const hooks = faultHooks()
 
   it('run killed -9 at random points of a 20-pod converge, ten times: the next run converges without leaks', async () => {
     const dir = join(dirs.work, 'kill9')
@@ -151,7 +135,7 @@ describe('faults (real containerd)', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
     const url = `http://127.0.0.1:${(server.address() as {port: number}).port}/pods.yaml`
     try {
-      daemon = start(['watch', '--manifest-url', url, ...quick, '--healthz-port', '0'])
+      const daemon = hooks.daemon(['watch', '--manifest-url', url, ...quick, '--healthz-port', '0'])
       const first = await eventually(() => runningContainer('remote'), 60_000, 'remote running')
       const phases: [Mode, number][] = [['flap', 4000], ['garbage', 2500], ['empty', 2500], ['slow', 13_000], ['ok', 2000]]
       for (const [m, ms] of phases) {

@@ -2,32 +2,14 @@
 // once the runtime is back, leaving one ready sandbox per pod and no leak. Killing the one runtime
 // of the test run, this file runs alone, after every other end-to-end and adversarial file
 // (vitest.e2e.config.ts, scripts/test.sh). Runs as node `runtime-restart`.
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {eventually} from './support.js'
-import {closeCri, dirs, downAll, freePort, healthz, killContainerd, leaks, names, ourSandboxCount, podYaml, quick, readySandboxesOf, runningContainer, sleep, start, startContainerd, writePods, type Run} from './faults-support.js'
+import {dirs, faultHooks, freePort, healthz, killContainerd, leaks, names, ourSandboxCount, podYaml, quick, readySandboxesOf, runningContainer, sleep, start, startContainerd, writePods} from './faults-support.js'
 
 describe('containerd killed and restarted', () => {
-  let daemon: Run | undefined
-
-  beforeAll(async () => {
-    await downAll()
-  })
-  afterEach(async () => {
-    if (daemon && daemon.child.exitCode === null) {
-      daemon.child.kill('SIGKILL')
-      await daemon.result
-    }
-    daemon = undefined
-    // Whatever a test did to containerd, the next one starts with it up.
-    await startContainerd()
-    await downAll()
-  })
-  afterAll(() => {
-    closeCri()
-    dirs.cleanup()
-  })
+  const hooks = faultHooks({restartRuntime: true})
 
   it('run survives containerd killed and restarted mid-converge: exit 0, one ready sandbox per pod, no leak', async () => {
     const dir = join(dirs.work, 'restart-run')
@@ -50,7 +32,7 @@ describe('containerd killed and restarted', () => {
     const dir = join(dirs.work, 'restart-watch')
     writePods(dir, ['w0', 'w1', 'w2'])
     const port = await freePort()
-    daemon = start(['watch', dir, ...quick, '--healthz-port', String(port)])
+    const daemon = hooks.daemon(['watch', dir, ...quick, '--healthz-port', String(port)])
     const before = await eventually(async () => {
       const ids = await Promise.all(['w0', 'w1', 'w2'].map(runningContainer))
       return ids.every(Boolean) ? ids : undefined

@@ -78,7 +78,7 @@ export async function prepareContainer(
     envFiles,
     recursiveReadOnlyMounts: await recursiveReadOnlyMounts(deps, container),
   })
-  await prepareVolumes({...deps, objects}, sp, container)
+  await prepareVolumes({...deps, objects}, pod, container)
   await secureSubPathMounts(deps.fs, pod, container, deps.rootDir, config.mounts, new Map(config.envs.map((e) => [e.key, e.value])))
   await deps.fs.mkdirp(`${podLogDirectory(deps.podLogsDir, pod.metadata.namespace, pod.metadata.name, uid)}/${a.name}`)
   const hosts = await prepareEtcHosts(

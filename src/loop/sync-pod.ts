@@ -218,7 +218,7 @@ async function applyPlan(
     reportBlocked(ctx.deps.events, sp.pod, b)
   }
   // ConfigMap and Secret edits reach containers that already run (only changed files are written).
-  if (observed?.sandboxes[0]?.state === 'ready') await refreshProjectedVolumes({...ctx.deps, objects: inputs.objects}, sp)
+  if (observed?.sandboxes[0]?.state === 'ready') await refreshProjectedVolumes({...ctx.deps, objects: inputs.objects}, sp.pod)
   // Probe workers follow the containers that now run; status reads their current results.
   ctx.prober?.syncPod(sp, observed)
   // An edit that needed no action (a probe, an annotation) still changes the manifest readers pair

@@ -264,7 +264,7 @@ async function runStages(sp: StaticPod, configMaps: ConfigMap[], secrets: Secret
       )
     }
     try {
-      await prepareVolumes(deps, sp, c)
+      await prepareVolumes(deps, sp.pod, c)
     } catch (err) {
       expectNoCrash(err, 'prepareVolumes')
     }

@@ -15,7 +15,6 @@ import type {
   SecurityProfile,
 } from '../cri/api.js'
 import {ConfigError} from './errors.js'
-import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 import {buildEnv, expand, expandAll, type NodeCapacity} from './env.js'
 import type {EnvFileStore} from './env-file.js'
 import {subPathError} from '../util/relative-path.js'
@@ -43,7 +42,7 @@ import {
 } from './labels.js'
 import type {ContainerType} from './model.js'
 import {containerLogPath} from './naming.js'
-import {containerOomScoreAdj} from './resources.js'
+import {cgroupLimits, containerOomScoreAdj} from './resources.js'
 import {appArmorProfileOf, criAppArmor, criSELinux} from './security.js'
 
 export interface ContainerContext {
@@ -101,29 +100,9 @@ export const DEFAULT_MASKED_PATHS: readonly string[] = [
 ]
 export const DEFAULT_READONLY_PATHS: readonly string[] = ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger']
 
-// cgroup CPU constants of the kubelet (pkg/kubelet/cm/helpers_linux.go).
-const MIN_SHARES = 2
-const SHARES_PER_CPU = 1024
-const QUOTA_PERIOD = 100_000
-const MIN_QUOTA = 1000
-
-/** CPU shares from the request (or the limit when only a limit is set), quota and period from
- * the CPU limit, memory limit in bytes. No request gives the minimum shares, as in the kubelet. */
+/** The container's cgroup numbers (resources.ts) with its OOM score adjustment. */
 export function containerResources(container: Container, oomScoreAdj = 0): LinuxContainerResources {
-  const requests = container.resources?.requests ?? {}
-  const limits = container.resources?.limits ?? {}
-  const cpuRequest = requests['cpu'] ?? limits['cpu']
-  const milliRequest = cpuRequest !== undefined ? quantityMilliValue(cpuRequest) : 0
-  const cpuShares = Math.max(MIN_SHARES, Math.floor((milliRequest * SHARES_PER_CPU) / 1000))
-  let cpuQuota = 0
-  let cpuPeriod = 0
-  if (limits['cpu'] !== undefined) {
-    const milliLimit = quantityMilliValue(limits['cpu'])
-    cpuPeriod = QUOTA_PERIOD
-    cpuQuota = milliLimit === 0 ? 0 : Math.max(MIN_QUOTA, Math.floor((milliLimit * QUOTA_PERIOD) / 1000))
-  }
-  const memoryLimitInBytes = limits['memory'] !== undefined ? quantityValue(limits['memory']) : 0
-  return {cpuPeriod, cpuQuota, cpuShares, memoryLimitInBytes, oomScoreAdj, cpusetCpus: '', cpusetMems: ''}
+  return {...cgroupLimits(container), oomScoreAdj, cpusetCpus: '', cpusetMems: ''}
 }
 
 function seccompProfile(pod: Pod, container: Container, rootDir: string, seccompDefault: boolean): SecurityProfile {

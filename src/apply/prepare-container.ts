@@ -56,6 +56,8 @@ export async function prepareContainer(
 ): Promise<ContainerConfig> {
   const pod = sp.pod
   const uid = pod.metadata.uid
+  const facts = sp.facts.containers.get(container.name)
+  if (!facts) throw new Error(`container ${container.name} is not in the pod spec`)
   // runAsNonRoot without a runAsUser asks the image who it runs as (one ImageStatus call).
   const runAs = effectiveRunAs(pod, container)
   const imageUser = runAs.runAsNonRoot && runAs.runAsUser === undefined ? ((await deps.images.imageStatus({image: container.image ?? ''})) ?? undefined) : undefined
@@ -77,6 +79,7 @@ export async function prepareContainer(
     seccompDefault: deps.seccompDefault,
     envFiles,
     recursiveReadOnlyMounts: await recursiveReadOnlyMounts(deps, container),
+    facts,
   })
   await prepareVolumes({...deps, objects}, pod, container)
   await secureSubPathMounts(deps.fs, pod, container, deps.rootDir, config.mounts, new Map(config.envs.map((e) => [e.key, e.value])))

@@ -45,7 +45,7 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const defaultReason = inits.length > 0 ? 'PodInitializing' : 'ContainerCreating'
   const statusOf = (c: Container, kind: 'init' | 'sidecar' | 'regular'): ContainerStatus =>
     containerStatus({
-      pod: input.sp.pod,
+      facts: input.sp.facts,
       container: c,
       runtime: runtimeContainers,
       probes: input.probes.get(c.name),

@@ -1,7 +1,7 @@
 // Before CreateContainer: the container's config (a pure builder) and everything the host must
 // hold for it (volumes, subPaths, its log directory, /etc/hosts, the termination-message file),
 // as the kubelet's startContainer prepares them. Any problem is a CreateContainerConfigError.
-import type {Container, ObjectStore, StaticPod} from '../api/types.js'
+import type {Container, ContainerFacts, ObjectStore, StaticPod} from '../api/types.js'
 import type {ContainerConfig, PodSandboxConfig} from '../cri/api.js'
 import type {ImageService} from '../cri/port.js'
 import type {StartContainerAction} from '../decide/actions.js'
@@ -48,16 +48,14 @@ async function recursiveReadOnlyMounts(deps: PrepareDeps, container: Container):
 
 export async function prepareContainer(
   deps: PrepareDeps,
-  sp: StaticPod,
+  pod: StaticPod['pod'],
   container: Container,
+  facts: ContainerFacts,
   a: StartContainerAction,
   sandbox: SandboxRef,
   objects: ObjectStore,
 ): Promise<ContainerConfig> {
-  const pod = sp.pod
   const uid = pod.metadata.uid
-  const facts = sp.facts.containers.get(container.name)
-  if (!facts) throw new Error(`container ${container.name} is not in the pod spec`)
   // runAsNonRoot without a runAsUser asks the image who it runs as (one ImageStatus call).
   const runAs = effectiveRunAs(pod, container)
   const imageUser = runAs.runAsNonRoot && runAs.runAsUser === undefined ? ((await deps.images.imageStatus({image: container.image ?? ''})) ?? undefined) : undefined

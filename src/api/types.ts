@@ -60,6 +60,8 @@ export interface StaticPod {
 export interface PodFacts {
   /** The sandbox hash under the current hash version (kuberuntime/hash.ts). */
   readonly sandboxHash: string
+  /** The pod's QoS class (kuberuntime/resources.ts), as status shows it. */
+  readonly qosClass: QosClass
   /** Each container's facts (init and regular), by name. */
   readonly containers: ReadonlyMap<string, ContainerFacts>
 }
@@ -72,6 +74,8 @@ export interface ContainerFacts {
   /** What its OOM score adjustment depends on besides the node's memory (kuberuntime/resources.ts). */
   readonly oom: OomScoreInputs
 }
+
+export type QosClass = 'Guaranteed' | 'Burstable' | 'BestEffort'
 
 export interface CgroupLimits {
   readonly cpuPeriod: number

@@ -5,11 +5,11 @@
 // container's requests and limits give. One file, as these answer the same question (how much
 // does this pod matter) and always change together. Only cpu and memory count; a missing request
 // defaults to the limit, as API defaulting does. Pure.
-import type {CgroupLimits, Container, OomScoreInputs, Pod, PodSpec} from '../api/types.js'
+import type {CgroupLimits, Container, OomScoreInputs, Pod, PodSpec, QosClass} from '../api/types.js'
 import type {ResourceRequirements} from '../api/generated/types.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 
-export type QosClass = 'Guaranteed' | 'Burstable' | 'BestEffort'
+export type {QosClass}
 
 const COMPUTE = ['cpu', 'memory'] as const
 

@@ -5,7 +5,7 @@ import type {StaticPod} from '../../../src/api/types.js'
 import {applyDefaults} from '../../../src/manifest/defaults.js'
 import {podFacts} from '../../../src/kuberuntime/pod-facts.js'
 import {HASH_VERSION, containerHash, containerSpecChanged, sandboxHash, sandboxSpecChanged} from '../../../src/kuberuntime/hash.js'
-import {cgroupLimits, containerOomScoreAdj, oomScoreAdj} from '../../../src/kuberuntime/resources.js'
+import {cgroupLimits, containerOomScoreAdj, oomScoreAdj, podQosClass} from '../../../src/kuberuntime/resources.js'
 import {runtimeContainer, sandbox} from '../../support/pods.js'
 
 const GiB = 2 ** 30
@@ -28,6 +28,7 @@ describe('pod facts', () => {
     const sp = built()
     expect(sp.facts).toEqual(podFacts(sp.pod))
     expect(sp.facts.sandboxHash).toBe(sandboxHash(sp.pod))
+    expect(sp.facts.qosClass).toBe(podQosClass(sp.pod.spec))
     for (const c of [...(sp.pod.spec.initContainers ?? []), ...sp.pod.spec.containers]) {
       const facts = sp.facts.containers.get(c.name)
       expect(facts?.hash).toBe(containerHash(sp.pod, c))

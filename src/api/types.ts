@@ -49,7 +49,49 @@ export interface StaticPod {
   manifestName: string
   /** Manifest names of the pods this one is created after (`kube-node.io/start-after`); absent when none. */
   startAfter?: readonly string[]
+  /** Worked out from `pod` when the StaticPod is built (kuberuntime/pod-facts.ts); never stored. */
+  facts: PodFacts
 }
+
+/**
+ * What the sync reads of a pod at every turn, worked out once when its StaticPod is built
+ * (kuberuntime/pod-facts.ts) rather than at each sync by every step that needs it.
+ */
+export interface PodFacts {
+  /** The sandbox hash under the current hash version (kuberuntime/hash.ts). */
+  readonly sandboxHash: string
+  /** The pod's QoS class (kuberuntime/resources.ts), as status shows it. */
+  readonly qosClass: QosClass
+  /** Each container's facts (init and regular), by name. */
+  readonly containers: ReadonlyMap<string, ContainerFacts>
+}
+
+export interface ContainerFacts {
+  /** The container's hash under the current hash version (kuberuntime/hash.ts). */
+  readonly hash: string
+  /** The cgroup numbers its requests and limits give (CRI LinuxContainerResources). */
+  readonly limits: CgroupLimits
+  /** What its OOM score adjustment depends on besides the node's memory (kuberuntime/resources.ts). */
+  readonly oom: OomScoreInputs
+}
+
+export type QosClass = 'Guaranteed' | 'Burstable' | 'BestEffort'
+
+export interface CgroupLimits {
+  readonly cpuPeriod: number
+  readonly cpuQuota: number
+  readonly cpuShares: number
+  readonly memoryLimitInBytes: number
+}
+
+/**
+ * A fixed adjustment (a Guaranteed, BestEffort or node-critical pod), or a Burstable container's
+ * memory request, its share of a pod-level request and, for a sidecar, the smallest request of a
+ * regular container (it is killed no sooner than that one).
+ */
+export type OomScoreInputs =
+  | {readonly fixed: number}
+  | {readonly memoryRequest: number; readonly shared: number; readonly sidecarFloor?: number | undefined}
 
 export type PodOperation = 'ADD' | 'UPDATE' | 'REMOVE' | 'RECONCILE'
 

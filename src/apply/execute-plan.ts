@@ -223,7 +223,7 @@ async function startOne(run: Run, a: StartContainerAction): Promise<void> {
   if (run.blocked.has(a.name) || !run.sandboxId) return
   reportImagePresent(deps.events, sp.pod, run.plan, a.name)
   const sandbox = {id: run.sandboxId, config: run.sandboxConfig, ip: run.sandboxIP}
-  const outcome = await startContainer(deps, sp, a, sandbox, run.inputs.objects, run.inputs.signal)
+  const outcome = await startContainer(deps, sp.pod, sp.facts, a, sandbox, run.inputs.objects, run.inputs.signal)
   deps.metrics?.containerStarted(a.containerType, outcome.failure?.reason)
   if (outcome.failure) run.failures.push(outcome.failure)
   if (outcome.started) run.started.push(a.name)

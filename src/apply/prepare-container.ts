@@ -1,7 +1,7 @@
 // Before CreateContainer: the container's config (a pure builder) and everything the host must
 // hold for it (volumes, subPaths, its log directory, /etc/hosts, the termination-message file),
 // as the kubelet's startContainer prepares them. Any problem is a CreateContainerConfigError.
-import type {Container, ObjectStore, StaticPod} from '../api/types.js'
+import type {Container, ContainerFacts, ObjectStore, StaticPod} from '../api/types.js'
 import type {ContainerConfig, PodSandboxConfig} from '../cri/api.js'
 import type {ImageService} from '../cri/port.js'
 import type {StartContainerAction} from '../decide/actions.js'
@@ -48,13 +48,13 @@ async function recursiveReadOnlyMounts(deps: PrepareDeps, container: Container):
 
 export async function prepareContainer(
   deps: PrepareDeps,
-  sp: StaticPod,
+  pod: StaticPod['pod'],
   container: Container,
+  facts: ContainerFacts,
   a: StartContainerAction,
   sandbox: SandboxRef,
   objects: ObjectStore,
 ): Promise<ContainerConfig> {
-  const pod = sp.pod
   const uid = pod.metadata.uid
   // runAsNonRoot without a runAsUser asks the image who it runs as (one ImageStatus call).
   const runAs = effectiveRunAs(pod, container)
@@ -77,8 +77,9 @@ export async function prepareContainer(
     seccompDefault: deps.seccompDefault,
     envFiles,
     recursiveReadOnlyMounts: await recursiveReadOnlyMounts(deps, container),
+    facts,
   })
-  await prepareVolumes({...deps, objects}, sp, container)
+  await prepareVolumes({...deps, objects}, pod, container)
   await secureSubPathMounts(deps.fs, pod, container, deps.rootDir, config.mounts, new Map(config.envs.map((e) => [e.key, e.value])))
   await deps.fs.mkdirp(`${podLogDirectory(deps.podLogsDir, pod.metadata.namespace, pod.metadata.name, uid)}/${a.name}`)
   const hosts = await prepareEtcHosts(

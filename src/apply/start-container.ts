@@ -3,7 +3,7 @@
 // failed with PostStartHookError, as in the kubelet; the restart policy then decides what follows.
 // A kill of the pod interrupts the hook's wait (`signal`): the container counts as started, with
 // no failure, and the kill that follows stops it with its preStop hook and grace period.
-import type {Container, ObjectStore, StaticPod} from '../api/types.js'
+import type {Container, ObjectStore, PodFacts, StaticPod} from '../api/types.js'
 import type {RuntimeService} from '../cri/port.js'
 import type {StartContainerAction} from '../decide/actions.js'
 import type {Clock} from '../util/clock.js'
@@ -37,24 +37,34 @@ function runtimeBusy(err: unknown): boolean {
   return err instanceof CriError && (err.code === 'DeadlineExceeded' || err.code === 'Unavailable' || err.code === 'Cancelled')
 }
 
-function findContainer(sp: StaticPod, name: string): Container | undefined {
-  const spec = sp.pod.spec
+function findContainer(pod: StaticPod['pod'], name: string): Container | undefined {
+  const spec = pod.spec
   return [...(spec.initContainers ?? []), ...spec.containers].find((c) => c.name === name)
 }
 
-export async function startContainer(deps: StartDeps, sp: StaticPod, a: StartContainerAction, sandbox: SandboxRef, objects: ObjectStore, signal?: AbortSignal): Promise<StartOutcome> {
-  const event = (type: 'Normal' | 'Warning', reason: string, message: string): void => deps.events?.emit(containerObject(sp.pod, a.name), type, reason, message)
+/** Starts the container `a` names of `pod` (its facts: the pod's, worked out with it) in `sandbox`. */
+export async function startContainer(
+  deps: StartDeps,
+  pod: StaticPod['pod'],
+  facts: PodFacts,
+  a: StartContainerAction,
+  sandbox: SandboxRef,
+  objects: ObjectStore,
+  signal?: AbortSignal,
+): Promise<StartOutcome> {
+  const event = (type: 'Normal' | 'Warning', reason: string, message: string): void => deps.events?.emit(containerObject(pod, a.name), type, reason, message)
   const fail = (reason: StepFailure['reason'], message: string, permanent: boolean): StartOutcome => {
     event('Warning', 'Failed', `Error: ${message}`)
     return {started: false, failure: {container: a.name, reason, message, permanent}}
   }
-  const container = findContainer(sp, a.name)
-  if (!container) return fail('CreateContainerConfigError', `container ${a.name} is not in the pod spec`, true)
-  const {name, namespace, uid} = sp.pod.metadata
+  const container = findContainer(pod, a.name)
+  const own = facts.containers.get(a.name)
+  if (!container || !own) return fail('CreateContainerConfigError', `container ${a.name} is not in the pod spec`, true)
+  const {name, namespace, uid} = pod.metadata
 
   let config
   try {
-    config = await prepareContainer(deps, sp, container, a, sandbox, objects)
+    config = await prepareContainer(deps, pod, container, own, a, sandbox, objects)
   } catch (err) {
     // The event `kubectl describe` users look for when a volume cannot be set up.
     if (err instanceof VolumeMountError) event('Warning', 'FailedMount', err.message)
@@ -80,6 +90,6 @@ export async function startContainer(deps: StartDeps, sp: StaticPod, a: StartCon
   if (hook.ok || signal?.aborted) return {started: true}
   deps.logger.warn(FAILED_POST_START_HOOK, {pod: name, container: a.name, err: hook.message})
   event('Warning', FAILED_POST_START_HOOK, hook.message)
-  await killContainer(deps, {containerId: id, name: a.name, podIP: sandbox.ip}, sp.pod, {reason: FAILED_POST_START_HOOK})
+  await killContainer(deps, {containerId: id, name: a.name, podIP: sandbox.ip}, pod, {reason: FAILED_POST_START_HOOK})
   return {started: true, failure: {container: a.name, reason: 'PostStartHookError', message: hook.message, permanent: false}}
 }

@@ -6,7 +6,8 @@ import {posix} from 'node:path'
 import type {Container} from '../api/types.js'
 import type {Mount} from '../cri/api.js'
 import type {HostFs} from '../host/port.js'
-import {containerDataDir, DEFAULT_TERMINATION_MESSAGE_PATH, TERMINATION_MESSAGE_HOST_PATH_ANNOTATION} from '../kuberuntime/termination-message.js'
+import {DEFAULT_TERMINATION_MESSAGE_PATH, TERMINATION_MESSAGE_HOST_PATH_ANNOTATION} from '../kuberuntime/termination-message.js'
+import {containerDataDir} from '../kuberuntime/naming.js'
 
 export interface TerminationMessageSetup {
   mount: Mount

@@ -24,7 +24,6 @@
 import type {Container, ContainerPort, PodStatus, StaticPod} from '../api/types.js'
 import type {NodeSelectorRequirement, NodeSelectorTerm} from '../api/types.js'
 import type {ResourceRequirements} from '../api/generated/types.js'
-import {podQosClass} from '../kuberuntime/resources.js'
 import {NO_REQUESTS, addRequests, aggregateContainerRequests, type PodRequests} from '../kuberuntime/resources.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 import {ownValue} from '../util/own.js'
@@ -294,6 +293,6 @@ export function rejectedStatus(sp: StaticPod, result: Rejection): PodStatus {
     phase: 'Failed',
     reason: result.reason,
     message: `Pod was rejected: ${result.message}`,
-    qosClass: podQosClass(sp.pod.spec),
+    qosClass: sp.facts.qosClass,
   }
 }

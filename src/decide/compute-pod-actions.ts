@@ -2,7 +2,7 @@
 // list of actions that moves the one towards the other (the kubelet's computePodActions, with
 // image pulls as explicit actions and probe results and back-off passed in as data). Pure: no
 // I/O, no clock (`now` is given), no state — the same input always gives the same plan.
-import type {Container, StaticPod} from '../api/types.js'
+import type {Container, PodFacts, StaticPod} from '../api/types.js'
 import type {ContainerType, RuntimeContainer, RuntimePod} from '../kuberuntime/model.js'
 import type {BackOffEntry, BlockedContainer, PodActions, PodAction, PodBackOff, PullImageAction, StartContainerAction} from './actions.js'
 import type {PodProbeResults} from '../pod/probe-results.js'
@@ -52,16 +52,16 @@ interface Decision {
 }
 
 export function computePodActions(input: ComputeInput): PodActions {
-  const {pod} = input.sp
+  const {pod, facts} = input.sp
   const containers = input.runtime?.containers ?? []
   const sandboxes = sortSandboxes(input.runtime?.sandboxes ?? [])
   const policy = podRestartPolicy(pod.spec)
-  const sandbox = decideSandbox(pod, sandboxes)
+  const sandbox = decideSandbox(pod, facts, sandboxes)
   // Something of the pod still runs: a finished pod must still be stopped once.
   const alive = sandboxes.some((s) => s.state === 'ready') || containers.some((c) => c.state === 'running')
   // After an exit that restarts all containers, only the new run's containers count (pod/restart-all.ts).
   const again = restartAll(pod.spec, containers)
-  const seen = seenOf(pod, again?.current ?? containers)
+  const seen = seenOf(pod, facts, again?.current ?? containers)
 
   let decision: Decision
   if (deadlineExceeded(pod.spec, sandboxes, input.now, input.startTime)) {
@@ -86,14 +86,14 @@ interface Seen {
   changes: ReadonlyMap<string, HashComparison>
 }
 
-function seenOf(pod: StaticPod['pod'], all: readonly RuntimeContainer[]): Seen {
+function seenOf(pod: StaticPod['pod'], facts: PodFacts, all: readonly RuntimeContainer[]): Seen {
   const newest = new Map<string, RuntimeContainer>()
   const changes = new Map<string, HashComparison>()
   for (const c of pod.spec.containers) {
     const rc = newestByName(all, c.name)
     if (rc === undefined) continue
     newest.set(c.name, rc)
-    changes.set(c.name, containerSpecChanged(pod, c, rc))
+    changes.set(c.name, containerSpecChanged(facts, c.name, rc))
   }
   return {all, newest, changes}
 }
@@ -178,11 +178,11 @@ function inSandbox(
   policy: RestartPolicy,
   sandboxId: string,
 ): Decision {
-  const {pod} = input.sp
+  const {pod, facts} = input.sp
   // Init containers count only in the sandbox they ran in: a new sandbox runs them all again
   // (the kubelet purges the old ones when it recreates the sandbox).
   const current = seen.all.filter((c) => c.sandboxId === sandboxId)
-  const init = computeInitActions(pod, current, input.probes)
+  const init = computeInitActions(pod, facts, current, input.probes)
   if (init.failed !== undefined) return {...finished(`${init.failed}; the pod has failed`, true), sandboxId}
   const decision: Decision = {sandboxId, kills: [...init.kills], initStarts: init.starts, starts: [], terminal: false}
   if (!init.initialized) return decision
@@ -301,7 +301,7 @@ function toPlan(input: ComputeInput, containers: readonly RuntimeContainer[], d:
     const restartCount = nextRestartCount(newest)
     // Restarts are shown counted from the first run of this definition of this pod: a new or
     // edited definition starts again from 0, as the kubelet's new pod would.
-    const newDefinition = s.fresh === true || newest === undefined || containerSpecChanged(input.sp.pod, s.container, newest).changed
+    const newDefinition = s.fresh === true || newest === undefined || containerSpecChanged(input.sp.facts, name, newest).changed
     starts.push({
       type: 'StartContainer',
       name,

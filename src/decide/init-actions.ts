@@ -3,7 +3,7 @@
 // order; a sidecar (restartable init container) lets the next one start once it has started,
 // and is restarted whenever it stops. A failed regular one runs again when its restart rules,
 // its own restartPolicy or the pod's say so. Pure.
-import type {Container, Pod} from '../api/types.js'
+import type {Container, Pod, PodFacts} from '../api/types.js'
 import type {RuntimeContainer} from '../kuberuntime/model.js'
 import type {PodProbeResults} from '../pod/probe-results.js'
 import {containerSpecChanged} from '../kuberuntime/hash.js'
@@ -42,6 +42,7 @@ export interface InitDecision {
 /** Where the walk over the init containers stands (from last to first). */
 interface InitWalk {
   readonly pod: Pod
+  readonly facts: PodFacts
   readonly inits: readonly Container[]
   readonly probes: PodProbeResults
   readonly out: InitDecision
@@ -56,6 +57,7 @@ type Step = string | undefined
 
 export function computeInitActions(
   pod: Pod,
+  facts: PodFacts,
   containers: readonly RuntimeContainer[],
   probes: PodProbeResults,
 ): InitDecision {
@@ -70,7 +72,7 @@ export function computeInitActions(
     const rc = newestByName(containers, c.name)
     return rc !== undefined && (rc.state === 'created' || rc.state === 'running')
   })
-  const walk: InitWalk = {pod, inits, probes, out, starts: new Map(), podInitialized, previousInitialized: podInitialized}
+  const walk: InitWalk = {pod, facts, inits, probes, out, starts: new Map(), podInitialized, previousInitialized: podInitialized}
 
   // From last to first: the latest init container with a status tells where the sequence is,
   // as earlier ones may have been garbage-collected.
@@ -140,7 +142,7 @@ function runningSidecar(walk: InitWalk, i: number, c: Container, rc: RuntimeCont
   else if (!walk.previousInitialized && next !== undefined) {
     starts.set(i + 1, `${what} has started, so init container "${next.name}" is next`)
   }
-  const {changed, want} = containerSpecChanged(walk.pod, c, rc)
+  const {changed, want} = containerSpecChanged(walk.facts, c.name, rc)
   if (changed) {
     out.kills.push({runtime: rc, reason: `${what}'s spec changed (hash ${rc.hash} → ${want})`})
     starts.set(i, `${what}'s spec changed`)

@@ -1,6 +1,6 @@
 // Does the pod need a new sandbox? The kubelet's podSandboxChanged, plus kube-node's sandbox hash
 // (ARCHITECTURE.md "Identity and updates"). Pure.
-import type {Pod} from '../api/types.js'
+import type {Pod, PodFacts} from '../api/types.js'
 import type {RuntimeSandbox} from '../kuberuntime/model.js'
 import {sandboxSpecChanged} from '../kuberuntime/hash.js'
 
@@ -19,7 +19,7 @@ export function shortId(id: string): string {
 }
 
 /** `sandboxes` newest first. */
-export function decideSandbox(pod: Pod, sandboxes: readonly RuntimeSandbox[]): SandboxDecision {
+export function decideSandbox(pod: Pod, facts: PodFacts, sandboxes: readonly RuntimeSandbox[]): SandboxDecision {
   const newest = sandboxes[0]
   if (newest === undefined) return {create: true, attempt: 0, reason: 'new pod: no sandbox', dead: false}
   const attempt = newest.attempt + 1
@@ -35,7 +35,7 @@ export function decideSandbox(pod: Pod, sandboxes: readonly RuntimeSandbox[]): S
     return {create: true, attempt, dead: false, reason: `sandbox ${shortId(newest.id)} has no IP address; a new one is started`}
   }
   // A sandbox without our hash was not made by these rules (adopted): it is left alone.
-  const {changed, want} = sandboxSpecChanged(pod, newest)
+  const {changed, want} = sandboxSpecChanged(facts, newest)
   if (changed) {
     return {
       create: true,

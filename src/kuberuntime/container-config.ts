@@ -2,7 +2,7 @@
 // (kuberuntime_container.go generateContainerConfig, kuberuntime_container_linux.go,
 // security_context.go, labels.go). Pure.
 import {posix} from 'node:path'
-import type {Container, ObjectStore, Pod, StaticPod, Volume} from '../api/types.js'
+import type {Container, ContainerFacts, ObjectStore, Pod, StaticPod, Volume} from '../api/types.js'
 import type {
   ContainerConfig,
   LinuxContainerResources,
@@ -15,11 +15,10 @@ import type {
   SecurityProfile,
 } from '../cri/api.js'
 import {ConfigError} from './errors.js'
-import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 import {buildEnv, expand, expandAll, type NodeCapacity} from './env.js'
 import type {EnvFileStore} from './env-file.js'
 import {subPathError} from '../util/relative-path.js'
-import {HASH_VERSION, containerHash} from './hash.js'
+import {HASH_VERSION} from './hash.js'
 import {
   CONTAINER_HASH_ANNOTATION,
   CONTAINER_NAME_LABEL,
@@ -43,7 +42,7 @@ import {
 } from './labels.js'
 import type {ContainerType} from './model.js'
 import {containerLogPath} from './naming.js'
-import {containerOomScoreAdj} from './resources.js'
+import {oomScoreAdj} from './resources.js'
 import {appArmorProfileOf, criAppArmor, criSELinux} from './security.js'
 
 export interface ContainerContext {
@@ -74,6 +73,8 @@ export interface ContainerContext {
    * always ask for it (admission refuses them on a runtime without it). Default false.
    */
   recursiveReadOnlyMounts?: boolean | undefined
+  /** The container's hash and resource numbers, worked out once with the pod (pod-facts.ts). */
+  facts: ContainerFacts
 }
 
 /** A volume's directory on the host and whether containers always mount it read-only. */
@@ -101,29 +102,11 @@ export const DEFAULT_MASKED_PATHS: readonly string[] = [
 ]
 export const DEFAULT_READONLY_PATHS: readonly string[] = ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger']
 
-// cgroup CPU constants of the kubelet (pkg/kubelet/cm/helpers_linux.go).
-const MIN_SHARES = 2
-const SHARES_PER_CPU = 1024
-const QUOTA_PERIOD = 100_000
-const MIN_QUOTA = 1000
-
-/** CPU shares from the request (or the limit when only a limit is set), quota and period from
- * the CPU limit, memory limit in bytes. No request gives the minimum shares, as in the kubelet. */
-export function containerResources(container: Container, oomScoreAdj = 0): LinuxContainerResources {
-  const requests = container.resources?.requests ?? {}
-  const limits = container.resources?.limits ?? {}
-  const cpuRequest = requests['cpu'] ?? limits['cpu']
-  const milliRequest = cpuRequest !== undefined ? quantityMilliValue(cpuRequest) : 0
-  const cpuShares = Math.max(MIN_SHARES, Math.floor((milliRequest * SHARES_PER_CPU) / 1000))
-  let cpuQuota = 0
-  let cpuPeriod = 0
-  if (limits['cpu'] !== undefined) {
-    const milliLimit = quantityMilliValue(limits['cpu'])
-    cpuPeriod = QUOTA_PERIOD
-    cpuQuota = milliLimit === 0 ? 0 : Math.max(MIN_QUOTA, Math.floor((milliLimit * QUOTA_PERIOD) / 1000))
-  }
-  const memoryLimitInBytes = limits['memory'] !== undefined ? quantityValue(limits['memory']) : 0
-  return {cpuPeriod, cpuQuota, cpuShares, memoryLimitInBytes, oomScoreAdj, cpusetCpus: '', cpusetMems: ''}
+/** The container's cgroup numbers with its OOM score adjustment on a node with this much memory (0 when unknown). */
+function containerResources(facts: ContainerFacts, memoryCapacityBytes: number | undefined): LinuxContainerResources {
+  // Without the node's memory size, 0 (the runtime's default) rather than a guess.
+  const adj = memoryCapacityBytes === undefined ? 0 : oomScoreAdj(facts.oom, memoryCapacityBytes)
+  return {...facts.limits, oomScoreAdj: adj, cpusetCpus: '', cpusetMems: ''}
 }
 
 function seccompProfile(pod: Pod, container: Container, rootDir: string, seccompDefault: boolean): SecurityProfile {
@@ -229,9 +212,9 @@ export function buildMounts(pod: Pod, container: Container, volumeSource: Volume
   return mounts
 }
 
-function containerAnnotations(pod: StaticPod['pod'], container: Container, restartCount: number, restartBase: number): Record<string, string> {
+function containerAnnotations(pod: StaticPod['pod'], container: Container, hash: string, restartCount: number, restartBase: number): Record<string, string> {
   const annotations: Record<string, string> = {
-    [CONTAINER_HASH_ANNOTATION]: containerHash(pod, container, HASH_VERSION),
+    [CONTAINER_HASH_ANNOTATION]: hash,
     [HASH_VERSION_ANNOTATION]: HASH_VERSION,
     [CONTAINER_RESTART_COUNT_ANNOTATION]: String(restartCount),
     [RESTART_COUNT_BASE_ANNOTATION]: String(Math.min(restartBase, restartCount)),
@@ -276,14 +259,13 @@ export function buildContainerConfig(pod: StaticPod['pod'], container: Container
       [NODE_LABEL]: pod.spec.nodeName ?? '',
       [CONTAINER_TYPE_LABEL]: ctx.containerType,
     },
-    annotations: containerAnnotations(pod, container, ctx.restartCount, ctx.restartBase ?? 0),
+    annotations: containerAnnotations(pod, container, ctx.facts.hash, ctx.restartCount, ctx.restartBase ?? 0),
     logPath: containerLogPath(container.name, ctx.restartCount),
     stdin: container.stdin === true,
     stdinOnce: container.stdinOnce === true,
     tty: container.tty === true,
     linux: {
-      // Without the node's memory size, 0 (the runtime's default) rather than a guess.
-      resources: containerResources(container, ctx.nodeCapacity ? containerOomScoreAdj(pod, container, ctx.nodeCapacity.memoryBytes) : 0),
+      resources: containerResources(ctx.facts, ctx.nodeCapacity?.memoryBytes),
       securityContext: containerSecurityContext(pod, container, ctx.rootDir, ctx.seccompDefault ?? true, ctx.sandboxConfig.linux?.securityContext),
     },
   }

@@ -2,10 +2,10 @@
 // whose container hash covers only name and image, these cover every field that reaches the
 // runtime, so an edited manifest restarts exactly the containers it changed. Fields are picked
 // one by one (never by spreading the spec) so that a new API field cannot silently change the
-// hash of running containers; changing what is hashed means a new HASH_VERSION. A hash is compared
-// with the rules of the version that produced it (containerSpecChanged, sandboxSpecChanged), so an
-// upgrade never restarts running pods.
-import type {Container, Pod} from '../api/types.js'
+// hash of running containers; changing what is hashed means a new HASH_VERSION. A runtime
+// object's hash is judged only by the version that produced it (containerSpecChanged,
+// sandboxSpecChanged), so an upgrade never restarts running pods.
+import type {Container, Pod, PodFacts} from '../api/types.js'
 import type {RuntimeContainer, RuntimeSandbox} from './model.js'
 import {hashOf} from '../util/hash.js'
 import {InternalError} from '../util/errors.js'
@@ -125,23 +125,20 @@ export interface HashComparison {
 
 const UNCHANGED: HashComparison = {changed: false, want: ''}
 
-// A hash from a version these rules do not know cannot be judged: the object is kept, as an
-// adopted one is.
-function compare(have: string | undefined, compute: () => string): HashComparison {
-  if (have === undefined || have === '') return UNCHANGED
-  let want: string
-  try {
-    want = compute()
-  } catch {
-    return UNCHANGED
-  }
+// Only hashes of the current version are judged, against the pod's facts (pod-facts.ts: its
+// hashes, worked out once with the pod). A hash of a version these rules do not know, or none (an
+// adopted object), cannot be judged: the object is kept. A new HASH_VERSION must add the hashes
+// of the version it replaces to the facts, so that an upgrade restarts nothing.
+function judge(have: string | undefined, version: string | undefined, want: string | undefined): HashComparison {
+  if (have === undefined || have === '' || want === undefined || (version ?? HASH_VERSION) !== HASH_VERSION) return UNCHANGED
   return {changed: want !== have, want}
 }
 
-export function containerSpecChanged(pod: Pod, c: Container, rc: RuntimeContainer): HashComparison {
-  return compare(rc.hash, () => containerHash(pod, c, rc.hashVersion))
+/** The runtime container against the definition of the pod's container `name`. */
+export function containerSpecChanged(facts: PodFacts, name: string, rc: RuntimeContainer): HashComparison {
+  return judge(rc.hash, rc.hashVersion, facts.containers.get(name)?.hash)
 }
 
-export function sandboxSpecChanged(pod: Pod, s: RuntimeSandbox): HashComparison {
-  return compare(s.hash, () => sandboxHash(pod, s.hashVersion))
+export function sandboxSpecChanged(facts: PodFacts, s: RuntimeSandbox): HashComparison {
+  return judge(s.hash, s.hashVersion, facts.sandboxHash)
 }

@@ -26,6 +26,11 @@ export function podDataDir(rootDir: string, uid: string): string {
   return joinInside(rootDir, 'metadata.uid', 'pods', uid)
 }
 
+/** `<rootDir>/pods/<uid>/containers/<name>`: where the container's termination-message files live. */
+export function containerDataDir(rootDir: string, uid: string, containerName: string): string {
+  return joinInside(podDataDir(rootDir, uid), 'container name', 'containers', containerName)
+}
+
 /** `<rootDir>/pods/<uid>/volumes/kubernetes.io~empty-dir/<volumeName>`, as the kubelet names it. */
 export function emptyDirPath(rootDir: string, uid: string, volumeName: string): string {
   return volumePath(rootDir, uid, 'kubernetes.io~empty-dir', volumeName)

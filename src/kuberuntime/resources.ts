@@ -1,14 +1,15 @@
 // A pod's compute resources as the kubelet reads them: its QoS class (GetPodQOS, or
 // ComputePodLevelQOS when the pod-level `spec.resources` sets cpu or memory), what its containers
 // request summed (AggregateContainerRequests, with the sidecar rules of KEP-753) and the OOM score
-// adjustment that follows from both (pkg/kubelet/qos/policy.go). One file, as the three answer
-// the same question (how much does this pod matter) and always change together. Only cpu and
-// memory count; a missing request defaults to the limit, as API defaulting does. Pure.
-import type {Container, Pod, PodSpec} from '../api/types.js'
+// adjustment that follows from both (pkg/kubelet/qos/policy.go), and the cgroup numbers each
+// container's requests and limits give. One file, as these answer the same question (how much
+// does this pod matter) and always change together. Only cpu and memory count; a missing request
+// defaults to the limit, as API defaulting does. Pure.
+import type {CgroupLimits, Container, OomScoreInputs, Pod, PodSpec, QosClass} from '../api/types.js'
 import type {ResourceRequirements} from '../api/generated/types.js'
 import {quantityMilliValue, quantityValue} from '../util/quantity.js'
 
-export type QosClass = 'Guaranteed' | 'Burstable' | 'BestEffort'
+export type {QosClass}
 
 const COMPUTE = ['cpu', 'memory'] as const
 
@@ -128,29 +129,69 @@ export function aggregateContainerRequests(spec: PodSpec): PodRequests {
   return maxRequests(total, initPeak)
 }
 
+// cgroup CPU constants of the kubelet (pkg/kubelet/cm/helpers_linux.go).
+const MIN_SHARES = 2
+const SHARES_PER_CPU = 1024
+const QUOTA_PERIOD = 100_000
+const MIN_QUOTA = 1000
+
+/** CPU shares from the request (or the limit when only a limit is set), quota and period from
+ * the CPU limit, memory limit in bytes. No request gives the minimum shares, as in the kubelet. */
+export function cgroupLimits(container: Container): CgroupLimits {
+  const requests = container.resources?.requests ?? {}
+  const limits = container.resources?.limits ?? {}
+  const cpuRequest = requests['cpu'] ?? limits['cpu']
+  const milliRequest = cpuRequest !== undefined ? quantityMilliValue(cpuRequest) : 0
+  const cpuShares = Math.max(MIN_SHARES, Math.floor((milliRequest * SHARES_PER_CPU) / 1000))
+  let cpuQuota = 0
+  let cpuPeriod = 0
+  if (limits['cpu'] !== undefined) {
+    const milliLimit = quantityMilliValue(limits['cpu'])
+    cpuPeriod = QUOTA_PERIOD
+    cpuQuota = milliLimit === 0 ? 0 : Math.max(MIN_QUOTA, Math.floor((milliLimit * QUOTA_PERIOD) / 1000))
+  }
+  const memoryLimitInBytes = limits['memory'] !== undefined ? quantityValue(limits['memory']) : 0
+  return {cpuPeriod, cpuQuota, cpuShares, memoryLimitInBytes}
+}
+
 export const GUARANTEED_OOM_SCORE_ADJ = -997
 export const BEST_EFFORT_OOM_SCORE_ADJ = 1000
 
-export function containerOomScoreAdj(pod: Pod, container: Container, memoryCapacityBytes: number): number {
+/**
+ * What a container's OOM score adjustment depends on, but the node's memory: worked out once with
+ * the pod (pod-facts.ts), the adjustment then follows from the node's memory (oomScoreAdj).
+ */
+export function oomScoreInputs(pod: Pod, container: Container): OomScoreInputs {
   const spec = pod.spec
-  if (!spec) return 0
-  if (spec.priorityClassName === 'system-node-critical') return GUARANTEED_OOM_SCORE_ADJ
+  if (!spec) return {fixed: 0}
+  if (spec.priorityClassName === 'system-node-critical') return {fixed: GUARANTEED_OOM_SCORE_ADJ}
   const qos = podQosClass(spec)
-  if (qos === 'Guaranteed') return GUARANTEED_OOM_SCORE_ADJ
-  if (qos === 'BestEffort') return BEST_EFFORT_OOM_SCORE_ADJ
-  if (memoryCapacityBytes <= 0) return BEST_EFFORT_OOM_SCORE_ADJ - 1
+  if (qos === 'Guaranteed') return {fixed: GUARANTEED_OOM_SCORE_ADJ}
+  if (qos === 'BestEffort') return {fixed: BEST_EFFORT_OOM_SCORE_ADJ}
   // Pod-level memory requests beyond the containers' are shared out equally (KEP-2837).
-  const remaining = podLevelMemoryRequestSet(spec) ? remainingMemoryPerContainer(spec) : 0
-  const score = (request: number): number => 1000 - Math.floor((1000 * (request + remaining)) / memoryCapacityBytes)
-  // Burstable: 1000 - 1000 * request / capacity.
-  let adj = score(containerRequests(container).memoryBytes)
+  const shared = podLevelMemoryRequestSet(spec) ? remainingMemoryPerContainer(spec) : 0
   // A sidecar is killed no sooner than the regular container that requests the least.
   const sidecar = container.restartPolicy === 'Always' && (spec.initContainers ?? []).some((c) => c.name === container.name)
-  if (sidecar && spec.containers.length > 0) adj = Math.min(adj, score(Math.min(...spec.containers.map((c) => containerRequests(c).memoryBytes))))
+  const sidecarFloor = sidecar && spec.containers.length > 0 ? Math.min(...spec.containers.map((c) => containerRequests(c).memoryBytes)) : undefined
+  return {memoryRequest: containerRequests(container).memoryBytes, shared, sidecarFloor}
+}
+
+/** The OOM score adjustment of a container with these inputs on a node with this much memory. */
+export function oomScoreAdj(inputs: OomScoreInputs, memoryCapacityBytes: number): number {
+  if ('fixed' in inputs) return inputs.fixed
+  if (memoryCapacityBytes <= 0) return BEST_EFFORT_OOM_SCORE_ADJ - 1
+  const score = (request: number): number => 1000 - Math.floor((1000 * (request + inputs.shared)) / memoryCapacityBytes)
+  // Burstable: 1000 - 1000 * request / capacity.
+  let adj = score(inputs.memoryRequest)
+  if (inputs.sidecarFloor !== undefined) adj = Math.min(adj, score(inputs.sidecarFloor))
   // Kept within (Guaranteed, BestEffort) so that a Burstable container never ranks with either.
   if (adj < 1000 + GUARANTEED_OOM_SCORE_ADJ) return 1000 + GUARANTEED_OOM_SCORE_ADJ
   if (adj === BEST_EFFORT_OOM_SCORE_ADJ) return adj - 1
   return adj
+}
+
+export function containerOomScoreAdj(pod: Pod, container: Container, memoryCapacityBytes: number): number {
+  return oomScoreAdj(oomScoreInputs(pod, container), memoryCapacityBytes)
 }
 
 function podLevelMemoryRequestSet(spec: PodSpec): boolean {

@@ -12,7 +12,7 @@ import type {
 } from '../cri/api.js'
 import {SandboxConfigError} from './errors.js'
 import {podDnsConfig} from './dns.js'
-import {HASH_VERSION, anyPrivileged, hostPortsOf, sandboxHash} from './hash.js'
+import {HASH_VERSION, anyPrivileged, hostPortsOf} from './hash.js'
 import {
   HASH_VERSION_ANNOTATION,
   MANAGED_BY_LABEL,
@@ -167,7 +167,7 @@ export function buildSandboxConfig(sp: StaticPod, ctx: SandboxContext): PodSandb
     },
     annotations: {
       ...(pod.metadata.annotations ?? {}),
-      [SANDBOX_HASH_ANNOTATION]: sandboxHash(pod, HASH_VERSION),
+      [SANDBOX_HASH_ANNOTATION]: sp.facts.sandboxHash,
       [HASH_VERSION_ANNOTATION]: HASH_VERSION,
     },
     linux: {

@@ -9,8 +9,6 @@ import type {HostFs} from '../host/port.js'
 import type {ContainerStatus} from '../cri/api.js'
 import type {RuntimePod} from './model.js'
 import {TERMINATION_MESSAGE_PATH_ANNOTATION, TERMINATION_MESSAGE_POLICY_ANNOTATION} from './labels.js'
-import {podDataDir} from './naming.js'
-import {joinInside} from '../util/contained-path.js'
 import {errorMessage} from '../util/errors.js'
 
 /** kube-node's annotation: the host file mounted at the container's terminationMessagePath. */
@@ -25,11 +23,6 @@ export const MAX_LOG_BYTES = 2048
 const LOG_WINDOW_BYTES = 64 * 1024
 
 export type TerminationMessagePolicy = 'File' | 'FallbackToLogsOnError' | string
-
-/** `<rootDir>/pods/<uid>/containers/<name>`: where the container's message files live. */
-export function containerDataDir(rootDir: string, uid: string, containerName: string): string {
-  return joinInside(podDataDir(rootDir, uid), 'container name', 'containers', containerName)
-}
 
 /** What reading messages needs of the host: files a container wrote, read at positions. */
 export type MessageFs = Pick<HostFs, 'openRead'>

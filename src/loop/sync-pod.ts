@@ -2,7 +2,7 @@
 // (executor), and report the pod's status afterwards. Used by `run` in a loop and by `watch`'s
 // pod workers. A sync that `inputs.signal` interrupts ends quietly: no waiting reason, back-off,
 // event or status follows from it, since a kill (or the process's exit) comes next.
-import type {PodSpec, PodStatus, StaticPod} from '../api/types.js'
+import type {PodFacts, PodSpec, PodStatus, StaticPod} from '../api/types.js'
 import type {EventSink} from '../api/events.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Clock} from '../util/clock.js'
@@ -16,7 +16,6 @@ import {executePlan, type ExecuteResult, type ExecutorDeps, type StepFailure, ty
 import {computePodActions} from '../decide/compute-pod-actions.js'
 import type {RuntimeCache} from '../pleg/runtime-cache.js'
 import {generatePodStatus} from '../status/generate.js'
-import {containerHash} from '../kuberuntime/hash.js'
 import {refreshProjectedVolumes} from '../volumes/setup.js'
 import {newestByName} from '../pod/restart-policy.js'
 import {errorMessage} from '../util/errors.js'
@@ -77,10 +76,8 @@ export function gateFor(startAfter: readonly string[] | undefined, awaited: (nam
  * Back-off is per container definition, as the kubelet keys it by name and spec hash: an edit
  * that changes the container starts it at once instead of waiting out the old crash loop.
  */
-export function backOffKey(sp: StaticPod, container: string): string {
-  const spec = sp.pod.spec
-  const c = [...(spec.initContainers ?? []), ...spec.containers].find((x) => x.name === container)
-  return `${sp.pod.metadata.uid}/${container}/${c ? containerHash(sp.pod, c) : ''}`
+export function backOffKey(uid: string, container: string, facts: PodFacts): string {
+  return `${uid}/${container}/${facts.containers.get(container)?.hash ?? ''}`
 }
 
 /** Step failures of a container that the runtime could not create or start. */
@@ -110,8 +107,8 @@ function lastExit(observed: RuntimePod | undefined, name: string): number | unde
  * Image pulls back off per pod and image, as the kubelet's image manager keys them: an edit to
  * another tag starts afresh, and two containers of one image share one back-off.
  */
-export function pullBackOffKey(sp: StaticPod, image: string): string {
-  return `${sp.pod.metadata.uid}/pull/${image}`
+export function pullBackOffKey(uid: string, image: string): string {
+  return `${uid}/pull/${image}`
 }
 
 function imageOf(spec: PodSpec, container: string): string {
@@ -123,7 +120,7 @@ export function podBackOff(backOff: BackOff, sp: StaticPod, now: number, observe
   const out = new Map<string, BackOffEntry>()
   const spec = sp.pod.spec
   for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
-    const e = backOff.get(backOffKey(sp, c.name), now, lastExit(observed, c.name))
+    const e = backOff.get(backOffKey(sp.pod.metadata.uid, c.name, sp.facts), now, lastExit(observed, c.name))
     if (e) out.set(c.name, e)
   }
   return out
@@ -136,7 +133,7 @@ export function podPullBackOff(backOff: BackOff, sp: StaticPod, now: number): Ma
   for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
     const image = c.image ?? ''
     if (out.has(image)) continue
-    const e = backOff.get(pullBackOffKey(sp, image), now)
+    const e = backOff.get(pullBackOffKey(sp.pod.metadata.uid, image), now)
     if (e) out.set(image, e)
   }
   return out
@@ -218,7 +215,7 @@ async function applyPlan(
     reportBlocked(ctx.deps.events, sp.pod, b)
   }
   // ConfigMap and Secret edits reach containers that already run (only changed files are written).
-  if (observed?.sandboxes[0]?.state === 'ready') await refreshProjectedVolumes({...ctx.deps, objects: inputs.objects}, sp)
+  if (observed?.sandboxes[0]?.state === 'ready') await refreshProjectedVolumes({...ctx.deps, objects: inputs.objects}, sp.pod)
   // Probe workers follow the containers that now run; status reads their current results.
   ctx.prober?.syncPod(sp, observed)
   // An edit that needed no action (a probe, an annotation) still changes the manifest readers pair
@@ -241,7 +238,7 @@ function armBackOff(ctx: SyncContext, sp: StaticPod, plan: PodActions, before: R
     // command) is retried 10 s, 20 s, … apart, not at every sync.
     const couldNotStart = result.failures.some((f) => f.container === a.name && START_FAILURE_REASONS.has(f.reason))
     // The delay counts from the exit it follows (the kubelet's backOff.Next(key, finishedAt)).
-    if (a.restartCount > 0 && (started || couldNotStart)) ctx.backOff.next(backOffKey(sp, a.name), lastExit(before, a.name) ?? now, 'CrashLoopBackOff')
+    if (a.restartCount > 0 && (started || couldNotStart)) ctx.backOff.next(backOffKey(sp.pod.metadata.uid, a.name, sp.facts), lastExit(before, a.name) ?? now, 'CrashLoopBackOff')
   }
   // One failed pull backs its image off once, however many containers wait for it; the entry
   // keeps the pull's error, which the waiting message repeats (the kubelet's prevPullErrMsg).
@@ -249,7 +246,7 @@ function armBackOff(ctx: SyncContext, sp: StaticPod, plan: PodActions, before: R
   for (const f of result.failures) {
     if (f.reason === 'ErrImagePull' && !failedImages.has(imageOf(sp.pod.spec, f.container))) failedImages.set(imageOf(sp.pod.spec, f.container), f.message)
   }
-  for (const [image, message] of failedImages) ctx.backOff.next(pullBackOffKey(sp, image), now, 'ImagePullBackOff', message)
+  for (const [image, message] of failedImages) ctx.backOff.next(pullBackOffKey(sp.pod.metadata.uid, image), now, 'ImagePullBackOff', message)
 }
 
 /** The pod's status after a sync: a held pod says what it waits for; an interrupted sync shows the runtime as it was before. */

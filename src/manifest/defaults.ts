@@ -11,6 +11,7 @@ import {volumeKind} from '../volumes/registry.js'
 import {presentSources} from './volume-sources.js'
 import {startAfterOf} from './start-after.js'
 import {withoutNulls} from './without-nulls.js'
+import {withPodFacts} from '../kuberuntime/pod-facts.js'
 
 export const CONFIG_HASH_ANNOTATION = 'kubernetes.io/config.hash'
 export const CONFIG_SOURCE_ANNOTATION = 'kubernetes.io/config.source'
@@ -62,12 +63,12 @@ export function applyDefaults(pod: unknown, opts: DefaultsOptions): StaticPod {
   for (const c of spec.containers) defaultContainer(c, hostNetwork)
   for (const v of spec.volumes ?? []) defaultVolume(v)
   const startAfter = startAfterOf(out.metadata ?? {})
-  return {
+  return withPodFacts({
     pod: out as StaticPod['pod'],
     source: opts.source,
     manifestName,
     ...(startAfter.length > 0 ? {startAfter} : {}),
-  }
+  })
 }
 
 /** A hash of the manifest as written and the node it is for: 32 hex digits, like the UID. */

@@ -5,6 +5,7 @@
 // validated and admitted pods reach.
 import {join} from 'node:path'
 import type {StaticPod} from '../api/types.js'
+import {withPodFacts} from '../kuberuntime/pod-facts.js'
 import {podDataDir} from '../kuberuntime/naming.js'
 import {MAX_MANIFEST_BYTES} from '../manifest/limits.js'
 import {readBoundedSync} from '../host/read-bounded.js'
@@ -23,7 +24,8 @@ export function podRecorder(rootDir: string): (sp: StaticPod) => Promise<void> {
   const written = new Map<string, string>()
   return async (sp) => {
     const uid = sp.pod.metadata.uid
-    const text = JSON.stringify(sp, null, 2) + '\n'
+    // The facts are worked out again when the pod is loaded, never stored.
+    const text = JSON.stringify({...sp, facts: undefined}, null, 2) + '\n'
     if (written.get(uid) === text) return
     await writePodJson(rootDir, uid, text)
     written.set(uid, text)
@@ -33,7 +35,7 @@ export function podRecorder(rootDir: string): (sp: StaticPod) => Promise<void> {
 export async function loadPod(rootDir: string, uid: string): Promise<StaticPod | undefined> {
   try {
     // One synchronous read: `get` of 50 pods reads 50 of these, and thread-pool round trips cost more.
-    return JSON.parse(readBoundedSync(join(podDataDir(rootDir, uid), FILE), MAX_POD_JSON_BYTES, {follow: false})) as StaticPod
+    return withPodFacts(JSON.parse(readBoundedSync(join(podDataDir(rootDir, uid), FILE), MAX_POD_JSON_BYTES, {follow: false})) as Omit<StaticPod, 'facts'>)
   } catch {
     return undefined
   }

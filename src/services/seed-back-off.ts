@@ -23,8 +23,8 @@ export async function seedBackOff(node: KubeNode, pods: readonly StaticPod[]): P
       const statuses = [...(record.status.initContainerStatuses ?? []), ...(record.status.containerStatuses ?? [])]
       for (const [name, until] of Object.entries(record.backOffUntil)) {
         const reason = statuses.find((c) => c.name === name)?.state?.waiting?.reason
-        if (reason === 'CrashLoopBackOff') node.sync.backOff.restore(backOffKey(sp, name), until, now, reason)
-        if (reason === 'ImagePullBackOff') node.sync.backOff.restore(pullBackOffKey(sp, imageOf(sp, name)), until, now, reason)
+        if (reason === 'CrashLoopBackOff') node.sync.backOff.restore(backOffKey(sp.pod.metadata.uid, name, sp.facts), until, now, reason)
+        if (reason === 'ImagePullBackOff') node.sync.backOff.restore(pullBackOffKey(sp.pod.metadata.uid, imageOf(sp, name)), until, now, reason)
       }
     }),
   )

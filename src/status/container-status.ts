@@ -1,6 +1,6 @@
 // v1 ContainerStatus from the runtime's containers (the kubelet's convertToAPIContainerStatuses):
 // the newest instance of a name gives `state`, the one before it `lastState`. Pure.
-import type {Container, ContainerState, ContainerStatus, Pod} from '../api/types.js'
+import type {Container, ContainerState, ContainerStatus, PodFacts} from '../api/types.js'
 import type {RuntimeContainer} from '../kuberuntime/model.js'
 import type {ContainerProbeResults} from '../pod/probe-results.js'
 import {allByName} from '../pod/restart-policy.js'
@@ -61,8 +61,8 @@ export function toApiState(rc: RuntimeContainer): ContainerState {
 }
 
 export interface ContainerStatusInput {
-  /** The desired pod: a container made from another definition of it is not its status. */
-  pod: Pod
+  /** The desired pod's facts: a container made from another definition of it is not its status. */
+  facts: PodFacts
   container: Container
   /** Every runtime container of the pod. */
   runtime: readonly RuntimeContainer[]
@@ -81,7 +81,7 @@ export function containerStatus(input: ContainerStatusInput): ContainerStatus {
   // started, e.g. its image cannot be pulled): it is not this container's status. It may still
   // serve, but the edit has not happened: never ready, no restarts or last state of its own yet.
   // Init containers keep their verdict: an edit to one does not re-run a pod that has initialized.
-  const outdated = input.kind !== 'init' && newest !== undefined && containerSpecChanged(input.pod, c, newest).changed
+  const outdated = input.kind !== 'init' && newest !== undefined && containerSpecChanged(input.facts, c.name, newest).changed
   // Restarts count from the first run of this definition (kuberuntime RESTART_COUNT_BASE_ANNOTATION).
   const base = newest?.restartBase ?? 0
   let state: ContainerState = newest ? toApiState(newest) : {waiting: {reason: input.defaultReason}}

@@ -10,7 +10,6 @@ import {podConditions} from './conditions.js'
 import {containerStatus, rfc3339} from './container-status.js'
 import {podPhase} from './phase.js'
 import {restartAll} from '../pod/restart-all.js'
-import {podQosClass} from '../kuberuntime/resources.js'
 import {DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON, deadlineExceeded, podStartTime} from '../pod/active-deadline.js'
 
 export interface StatusInput {
@@ -45,7 +44,7 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const defaultReason = inits.length > 0 ? 'PodInitializing' : 'ContainerCreating'
   const statusOf = (c: Container, kind: 'init' | 'sidecar' | 'regular'): ContainerStatus =>
     containerStatus({
-      pod: input.sp.pod,
+      facts: input.sp.facts,
       container: c,
       runtime: runtimeContainers,
       probes: input.probes.get(c.name),
@@ -64,7 +63,7 @@ export function generatePodStatus(input: StatusInput): PodStatus {
   const status: PodStatus = {
     phase,
     conditions: podConditions({spec, sandboxReady, initStatuses, statuses, phase}),
-    qosClass: podQosClass(spec),
+    qosClass: input.sp.facts.qosClass,
     containerStatuses: statuses,
   }
   if (expired) {

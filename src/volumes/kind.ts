@@ -43,5 +43,5 @@ export interface VolumeKind {
   /** The files kube-node computes for it, for kinds that hold computed data; refreshed on resync. */
   project?(volume: Volume, ctx: ProjectionContext): Projection
   /** Makes it ready before a container that mounts it is created; throws ConfigError naming it. */
-  prepare(deps: VolumeDeps, sp: StaticPod, volume: Volume, dir: string): Promise<void>
+  prepare(deps: VolumeDeps, pod: StaticPod['pod'], volume: Volume, dir: string): Promise<void>
 }

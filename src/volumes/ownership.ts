@@ -7,7 +7,7 @@
 // read-only one r (0440); directories also get x (0110) and the setgid bit, so that what
 // containers create later inherits the group; links keep their mode (a chmod would change their target).
 import type {PathInfo} from '../host/port.js'
-import type {StaticPod, Volume} from '../api/types.js'
+import type {PodSpec, StaticPod, Volume} from '../api/types.js'
 import {ConfigError} from '../kuberuntime/errors.js'
 import {errorMessage} from '../util/errors.js'
 import type {VolumeDeps, VolumeKind} from './kind.js'
@@ -62,8 +62,8 @@ export function needsOwnershipWalk(policy: string | undefined, policyApplies: bo
 export const OWNERSHIP_WALK_LIMIT = 100_000
 
 /** The pod's fsGroup, when it has one. */
-export function podFsGroup(sp: StaticPod): number | undefined {
-  return sp.pod.spec.securityContext?.fsGroup
+export function podFsGroup(spec: PodSpec): number | undefined {
+  return spec.securityContext?.fsGroup
 }
 
 /**
@@ -71,12 +71,12 @@ export function podFsGroup(sp: StaticPod): number | undefined {
  * without an fsGroup or for a kind without ownership (hostPath). A walk that fails makes the
  * container's config fail (the kubelet fails the volume's SetUp), naming the volume.
  */
-export async function applyFsGroup(deps: VolumeDeps, sp: StaticPod, kind: VolumeKind, v: Volume, dir: string): Promise<void> {
-  const gid = podFsGroup(sp)
+export async function applyFsGroup(deps: VolumeDeps, pod: StaticPod['pod'], kind: VolumeKind, v: Volume, dir: string): Promise<void> {
+  const gid = podFsGroup(pod.spec)
   if (gid === undefined || kind.fsGroup === undefined) return
   const readOnly = kind.readOnly
   // None of kube-node's kinds is one the kubelet applies fsGroupChangePolicy to (policyApplies false).
-  const policy = sp.pod.spec.securityContext?.fsGroupChangePolicy
+  const policy = pod.spec.securityContext?.fsGroupChangePolicy
   if (!needsOwnershipWalk(policy, false, await deps.fs.stat(dir), gid, readOnly)) return
   try {
     const r = await deps.fs.setGroupOwnership(dir, gid, {
@@ -86,7 +86,7 @@ export async function applyFsGroup(deps: VolumeDeps, sp: StaticPod, kind: Volume
     })
     if (r.truncated) {
       deps.logger?.warn('Volume ownership by fsGroup stopped at its limit; the rest keeps its group', {
-        pod: sp.pod.metadata.name,
+        pod: pod.metadata.name,
         volume: v.name,
         entries: r.entries,
       })

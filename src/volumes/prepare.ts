@@ -19,15 +19,15 @@ const NO_OBJECTS: ObjectStore = {configMap: () => undefined, secret: () => undef
  * projected). Like the kubelet, secrets (also inside projected and downwardAPI volumes) live in
  * memory so they never reach the disk; configMaps are written to disk.
  */
-export async function prepareProjected(deps: VolumeDeps, sp: StaticPod, kind: VolumeKind, v: Volume, dir: string, opts: {tmpfs: boolean}): Promise<void> {
-  const p = kind.project?.(v, {pod: sp.pod, objects: deps.objects ?? NO_OBJECTS, podIP: '', hostIP: deps.hostIP ?? '', nodeCapacity: deps.nodeCapacity})
+export async function prepareProjected(deps: VolumeDeps, pod: StaticPod['pod'], kind: VolumeKind, v: Volume, dir: string, opts: {tmpfs: boolean}): Promise<void> {
+  const p = kind.project?.(v, {pod, objects: deps.objects ?? NO_OBJECTS, podIP: '', hostIP: deps.hostIP ?? '', nodeCapacity: deps.nodeCapacity})
   if (p === undefined) return
   if ('error' in p) throw new ConfigError(`volume "${v.name}": ${p.error}`)
   await deps.fs.mkdirp(dir, 0o755)
   if (opts.tmpfs) await ensureTmpfs(deps, v.name, dir, undefined)
   // Under fsGroup the files are written with the mode the ownership walk gives them (ownership.ts),
   // so that an unchanged volume compares equal on the next prepare instead of being rewritten.
-  const owned = kind.fsGroup !== undefined && podFsGroup(sp) !== undefined
+  const owned = kind.fsGroup !== undefined && podFsGroup(pod.spec) !== undefined
   await deps.fs.writeAtomicDir(dir, owned ? p.files.map((f) => ({...f, mode: ownedMode('file', f.mode, kind.readOnly) ?? f.mode})) : p.files)
 }
 

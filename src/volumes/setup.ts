@@ -12,15 +12,15 @@ import {volumeKind} from './registry.js'
  * (the executor reports CreateContainerConfigError). Safe to call again: files are rewritten
  * only when their content changed, and a tmpfs is mounted once.
  */
-export async function prepareVolumes(deps: VolumeDeps, sp: StaticPod, container: Container): Promise<void> {
-  const uid = sp.pod.metadata.uid
+export async function prepareVolumes(deps: VolumeDeps, pod: StaticPod['pod'], container: Container): Promise<void> {
+  const uid = pod.metadata.uid
   const used = new Set((container.volumeMounts ?? []).map((m) => m.name))
-  for (const v of sp.pod.spec.volumes ?? []) {
+  for (const v of pod.spec.volumes ?? []) {
     const kind = used.has(v.name) ? volumeKind(v) : undefined
     if (!kind) continue
     const dir = kind.hostDir(deps.rootDir, uid, v)
-    await kind.prepare(deps, sp, v, dir)
-    await applyFsGroup(deps, sp, kind, v, dir)
+    await kind.prepare(deps, pod, v, dir)
+    await applyFsGroup(deps, pod, kind, v, dir)
   }
 }
 
@@ -29,8 +29,8 @@ export async function prepareVolumes(deps: VolumeDeps, sp: StaticPod, container:
  * their ConfigMaps or Secrets changed, as the kubelet's periodic volume remount does. Problems
  * are logged, not thrown: the containers keep the files they have.
  */
-export async function refreshProjectedVolumes(deps: VolumeDeps, sp: StaticPod): Promise<void> {
-  const spec = sp.pod.spec
+export async function refreshProjectedVolumes(deps: VolumeDeps, pod: StaticPod['pod']): Promise<void> {
+  const spec = pod.spec
   for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
     const projected = (c.volumeMounts ?? []).filter((m) => {
       const v = (spec.volumes ?? []).find((x) => x.name === m.name)
@@ -38,9 +38,9 @@ export async function refreshProjectedVolumes(deps: VolumeDeps, sp: StaticPod): 
     })
     if (projected.length === 0) continue
     try {
-      await prepareVolumes(deps, sp, {...c, volumeMounts: projected})
+      await prepareVolumes(deps, pod, {...c, volumeMounts: projected})
     } catch (err) {
-      deps.logger?.warn('Cannot refresh volume', {pod: sp.pod.metadata.name, container: c.name, err: errorMessage(err)})
+      deps.logger?.warn('Cannot refresh volume', {pod: pod.metadata.name, container: c.name, err: errorMessage(err)})
     }
   }
 }

@@ -106,7 +106,7 @@ describe('a kill interrupts the running sync', () => {
     expect(fake.sandboxes.size).toBe(0)
     expect(fake.containers.size).toBe(0)
     expect(reasons.filter((r) => /ErrImagePull|Failed/.test(r))).toEqual([])
-    expect(node.sync.backOff.get(backOffKey(edited, 'main'), clock.now())).toBeUndefined()
+    expect(node.sync.backOff.get(backOffKey(edited.pod.metadata.uid, 'main', edited.facts), clock.now())).toBeUndefined()
   })
 
   it('housekeeping: a pod removed before the sources were ready is killed, interrupting its stuck pull', async () => {

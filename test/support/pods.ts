@@ -7,8 +7,18 @@ import type {DNSConfig} from '../../src/cri/api.js'
 import type {RuntimeContainer, RuntimePod, RuntimeSandbox} from '../../src/kuberuntime/model.js'
 import type {PodAction} from '../../src/decide/actions.js'
 import {HASH_VERSION, containerHash, sandboxHash} from '../../src/kuberuntime/hash.js'
+import {podFacts} from '../../src/kuberuntime/pod-facts.js'
 
 // ---- a defaulted one-container static pod
+
+/**
+ * The static pod with its facts worked out from its pod at each read: tests change their pods
+ * after building them (a StaticPod the node builds is never changed, and its facts are worked out
+ * once). A copy (structuredClone, a spread) keeps the facts of the moment it was made.
+ */
+export function withLiveFacts(sp: Omit<StaticPod, 'facts'>): StaticPod {
+  return Object.defineProperty(sp, 'facts', {get: () => podFacts(sp.pod), enumerable: true, configurable: true}) as StaticPod
+}
 
 export const UID = '0123456789abcdef0123456789abcdef'
 
@@ -27,7 +37,7 @@ export function makeStaticPod(mutate: (pod: StaticPod['pod']) => void = () => {}
     },
   }
   mutate(pod)
-  return {pod, source: {kind: 'file', location: '/etc/kube-node/web.yaml', document: 0}, manifestName: 'web'}
+  return withLiveFacts({pod, source: {kind: 'file', location: '/etc/kube-node/web.yaml', document: 0}, manifestName: 'web'})
 }
 
 export function makeContainer(overrides: Partial<Container> = {}): Container {
@@ -61,7 +71,7 @@ export function namedPod(
     spec: {nodeName: 'node1', containers},
   }
   opts.mutate?.(pod)
-  return {pod, source: {kind: 'file', location: opts.location ?? `/etc/kube-node/${name}.yaml`, document: 0}, manifestName: name}
+  return withLiveFacts({pod, source: {kind: 'file', location: opts.location ?? `/etc/kube-node/${name}.yaml`, document: 0}, manifestName: name})
 }
 
 export const HOST_DNS: DNSConfig = {servers: ['192.168.1.1'], searches: ['lan'], options: ['edns0']}
@@ -76,7 +86,7 @@ export function container(name: string, image: string, extra: Partial<Container>
 }
 
 export function basePod(): StaticPod {
-  return {
+  return withLiveFacts({
     pod: {
       apiVersion: 'v1',
       kind: 'Pod',
@@ -88,7 +98,7 @@ export function basePod(): StaticPod {
     },
     source: {kind: 'file', location: '/etc/kube-node/web.yaml', document: 0},
     manifestName: 'web',
-  }
+  })
 }
 
 /** The images of the base pod, as the runtime lists them. */

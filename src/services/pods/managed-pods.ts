@@ -3,6 +3,7 @@
 import type {Pod, StaticPod} from '../../api/types.js'
 import type {RuntimePod} from '../../kuberuntime/model.js'
 import {CONFIG_HASH_ANNOTATION} from '../../kuberuntime/labels.js'
+import {withPodFacts} from '../../kuberuntime/pod-facts.js'
 import {loadPod} from '../../node/pod-store.js'
 import type {StatusRecord} from '../../api/status-record.js'
 import {manifestHashOf, readAllStatusRecords} from '../../store/status-store.js'
@@ -25,7 +26,7 @@ export function podFromRuntime(rp: RuntimePod): StaticPod {
   const pick = (t: (type: string) => boolean): NonNullable<Pod['spec']>['containers'] =>
     [...newest.entries()].filter(([, v]) => t(v.type)).map(([name, v]) => ({name, image: v.image}))
   const initContainers = pick((t) => t !== 'regular')
-  return {
+  return withPodFacts({
     manifestName: rp.manifestName,
     source: {kind: 'file', location: '', document: 0},
     pod: {
@@ -34,7 +35,7 @@ export function podFromRuntime(rp: RuntimePod): StaticPod {
       metadata: {name: rp.name, namespace: rp.namespace, uid: rp.uid, annotations: {[CONFIG_HASH_ANNOTATION]: rp.uid}},
       spec: {containers: pick((t) => t === 'regular'), ...(initContainers.length ? {initContainers} : {}), restartPolicy: 'Always'},
     },
-  }
+  })
 }
 
 /**
@@ -46,7 +47,7 @@ export function podFromRecord(record: StatusRecord, nodeName: string): StaticPod
   const containers = (record.status.containerStatuses ?? []).map((c) => ({name: c.name, image: c.image}))
   const suffix = `-${nodeName}`
   const manifestName = record.name.endsWith(suffix) ? record.name.slice(0, -suffix.length) : record.name
-  return {
+  return withPodFacts({
     manifestName,
     source: {kind: 'file', location: '', document: 0},
     pod: {
@@ -55,7 +56,7 @@ export function podFromRecord(record: StatusRecord, nodeName: string): StaticPod
       metadata: {name: record.name, namespace: record.namespace, uid: record.uid, annotations: {[CONFIG_HASH_ANNOTATION]: record.manifestHash}},
       spec: {containers, restartPolicy: 'Always'},
     },
-  }
+  })
 }
 
 function nothingRuns(sp: StaticPod): RuntimePod {

@@ -17,5 +17,5 @@ export const configMapVolume: VolumeKind = {
   fsGroup: 'tree',
   project: (v, ctx) => projectConfigMapVolume(v.configMap ?? {}, ctx.objects, ctx.pod.metadata?.namespace ?? 'default'),
   // ConfigMaps hold no secrets: on disk, as in the kubelet.
-  prepare: (deps, sp, v, dir) => prepareProjected(deps, sp, configMapVolume, v, dir, {tmpfs: false}),
+  prepare: (deps, pod, v, dir) => prepareProjected(deps, pod, configMapVolume, v, dir, {tmpfs: false}),
 }

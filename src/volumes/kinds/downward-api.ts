@@ -16,5 +16,5 @@ export const downwardAPIVolume: VolumeKind = {
   readOnly: true,
   fsGroup: 'tree',
   project: (v, ctx) => projectDownwardAPIVolume(v.downwardAPI ?? {}, ctx),
-  prepare: (deps, sp, v, dir) => prepareProjected(deps, sp, downwardAPIVolume, v, dir, {tmpfs: true}),
+  prepare: (deps, pod, v, dir) => prepareProjected(deps, pod, downwardAPIVolume, v, dir, {tmpfs: true}),
 }

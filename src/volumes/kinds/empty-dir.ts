@@ -24,5 +24,5 @@ export const emptyDirVolume: VolumeKind = {
   hostDir: (rootDir, uid, v) => emptyDirPath(rootDir, uid, v.name),
   readOnly: false,
   fsGroup: 'root',
-  prepare: (deps, _sp, v, dir) => prepareEmptyDir(deps, v, dir),
+  prepare: (deps, _pod, v, dir) => prepareEmptyDir(deps, v, dir),
 }

@@ -17,5 +17,5 @@ export const hostPathVolume: VolumeKind = {
   matches: (v) => Boolean(v.hostPath),
   hostDir: (_rootDir, _uid, v) => v.hostPath?.path ?? '',
   readOnly: false,
-  prepare: (deps, _sp, v) => checkHostPath(deps.fs, v.name, v.hostPath?.path ?? '', v.hostPath?.type ?? ''),
+  prepare: (deps, _pod, v) => checkHostPath(deps.fs, v.name, v.hostPath?.path ?? '', v.hostPath?.type ?? ''),
 }

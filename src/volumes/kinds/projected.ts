@@ -37,5 +37,5 @@ export const projectedVolume: VolumeKind = {
   readOnly: true,
   fsGroup: 'tree',
   project: (v, ctx) => projectProjectedVolume(v.projected ?? {}, ctx),
-  prepare: (deps, sp, v, dir) => prepareProjected(deps, sp, projectedVolume, v, dir, {tmpfs: true}),
+  prepare: (deps, pod, v, dir) => prepareProjected(deps, pod, projectedVolume, v, dir, {tmpfs: true}),
 }

@@ -16,5 +16,5 @@ export const secretVolume: VolumeKind = {
   readOnly: true,
   fsGroup: 'tree',
   project: (v, ctx) => projectSecretVolume(v.secret ?? {}, ctx.objects, ctx.pod.metadata?.namespace ?? 'default'),
-  prepare: (deps, sp, v, dir) => prepareProjected(deps, sp, secretVolume, v, dir, {tmpfs: true}),
+  prepare: (deps, pod, v, dir) => prepareProjected(deps, pod, secretVolume, v, dir, {tmpfs: true}),
 }

@@ -54,7 +54,7 @@ describe.runIf(isRoot)('prepareVolumes with fsGroup', () => {
       rootDir,
       objects: createObjectStore([{metadata: {name: 'cfg', namespace: 'default'}, data: {'app.conf': 'port=80', key: 'v'}}], []),
     }
-    return {deps, prepare: () => prepareVolumes(deps, sp, sp.pod.spec.containers[0]!)}
+    return {deps, prepare: () => prepareVolumes(deps, sp.pod, sp.pod.spec.containers[0]!)}
   }
 
   it('gives emptyDir and configMap volumes to the group as the kubelet, and leaves hostPath alone', async () => {

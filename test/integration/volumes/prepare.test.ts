@@ -120,7 +120,7 @@ describe('prepareVolumes', () => {
       ]),
       ...more,
     }
-    return {sp, deps, prepare: () => prepareVolumes(deps, sp, sp.pod.spec.containers[0]!)}
+    return {sp, deps, prepare: () => prepareVolumes(deps, sp.pod, sp.pod.spec.containers[0]!)}
   }
 
   const cm = (data: Record<string, string>): ConfigMap => ({metadata: {name: 'app-config', namespace: 'default'}, data})
@@ -271,15 +271,15 @@ describe('prepareVolumes', () => {
       {name: 'conf', mountPath: '/c'},
       {name: 'data', mountPath: '/d'},
     ], [cm({a: '1'})])
-    await refreshProjectedVolumes(deps, sp)
+    await refreshProjectedVolumes(deps, sp.pod)
     const dir = configMapVolumePath(deps.rootDir, UID, 'conf')
     expect(await readFile(join(dir, 'a'), 'utf8')).toBe('1')
     deps.objects = createObjectStore([cm({a: '2'})], [])
-    await refreshProjectedVolumes(deps, sp)
+    await refreshProjectedVolumes(deps, sp.pod)
     expect(await readFile(join(dir, 'a'), 'utf8')).toBe('2')
     expect(warnings).toEqual([])
     deps.objects = createObjectStore([], [])
-    await refreshProjectedVolumes(deps, sp)
+    await refreshProjectedVolumes(deps, sp.pod)
     expect(warnings).toEqual(['Cannot refresh volume'])
     expect(await readFile(join(dir, 'a'), 'utf8')).toBe('2')
   })

@@ -159,7 +159,7 @@ describe('startContainer', () => {
     const [call, code] = (failing ?? '').split(':') as [string, CriErrorCode | undefined]
     if (failing) fake.failNext(call, code ?? 'Unknown')
     const action = name.includes('missing from') ? start('ghost') : start()
-    const out = await startContainer(deps(), sp, action, sandbox, EMPTY_OBJECT_STORE)
+    const out = await startContainer(deps(), sp.pod, sp.facts, action, sandbox, EMPTY_OBJECT_STORE)
     expect(out.failure).toMatchObject({reason, permanent})
     expect(out.started).toBe(false)
     if (reason === 'CreateContainerConfigError') expect(fake.callsOf('CreateContainer')).toEqual([])
@@ -167,7 +167,7 @@ describe('startContainer', () => {
 
   it('prepares the host first: the termination-message file (0666) and the log directory', async () => {
     const sp = pod()
-    const out = await startContainer(deps(), sp, start(), await sandboxFor(sp), EMPTY_OBJECT_STORE)
+    const out = await startContainer(deps(), sp.pod, sp.facts, start(), await sandboxFor(sp), EMPTY_OBJECT_STORE)
     expect(out).toEqual({started: true})
     const message = [...fs.files.entries()].find(([path]) => path.startsWith(`${podDataDir(ROOT, UID)}/containers/app/`))
     expect(message?.[1]).toEqual({data: Buffer.alloc(0), mode: 0o666})
@@ -179,7 +179,7 @@ describe('startContainer', () => {
   it('a failed postStart hook kills the container it started: PostStartHookError', async () => {
     const sp = pod([{lifecycle: {postStart: {exec: {command: ['setup']}}}}])
     fake.failNext('ExecSync', 'Unknown', 'hook broke')
-    const out = await startContainer(deps(), sp, start(), await sandboxFor(sp), EMPTY_OBJECT_STORE)
+    const out = await startContainer(deps(), sp.pod, sp.facts, start(), await sandboxFor(sp), EMPTY_OBJECT_STORE)
     expect(out).toMatchObject({started: true, failure: {reason: 'PostStartHookError', permanent: false}})
     expect(fake.callNames().filter((c) => c.endsWith('Container'))).toEqual(['CreateContainer', 'StartContainer', 'StopContainer'])
   })

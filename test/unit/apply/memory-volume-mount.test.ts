@@ -54,7 +54,7 @@ describe('a memory-backed volume without its tmpfs', () => {
     const config = buildSandboxConfig(sp, {attempt: 0, podLogsDir: LOGS, hostDns: HOST_DNS, clusterDNS: [], clusterDomain: 'cluster.local'})
     const sandbox = {id: await runtime.runPodSandbox(config), config, ip: '10.88.0.9'}
 
-    const out = await startContainer(deps, sp, {type: 'StartContainer', name: 'app', containerType: 'regular', restartCount: 0, reason: 'not started'}, sandbox, objects)
+    const out = await startContainer(deps, sp.pod, sp.facts, {type: 'StartContainer', name: 'app', containerType: 'regular', restartCount: 0, reason: 'not started'}, sandbox, objects)
 
     expect(out.started).toBe(false)
     expect(out.failure).toMatchObject({container: 'app', reason: 'CreateContainerConfigError', permanent: true})

@@ -17,6 +17,7 @@ import {
   sandbox,
   setContainer,
   summary,
+  withLiveFacts,
 } from '../../support/pods.js'
 
 interface Row {
@@ -41,7 +42,7 @@ function compute(row: Row, base: Base = basePod): PodActions {
   const built = base()
   const rt = baseRuntime(built)
   row.runtime?.(rt, built)
-  const sp = structuredClone(built)
+  const sp = withLiveFacts(structuredClone(built))
   row.pod?.(sp)
   return computePodActions({
     sp,
@@ -725,7 +726,7 @@ describe('computePodActions: an edit is a new instance', () => {
     const built = basePod()
     const rt = baseRuntime(built)
     row.runtime?.(rt, built)
-    const sp = structuredClone(built)
+    const sp = withLiveFacts(structuredClone(built))
     row.pod?.(sp)
     return computePodActions({sp, runtime: rt, images: row.images ? new Set(row.images) : PRESENT, probes: new Map(), backOff: new Map(Object.entries(row.backOff ?? {})), pullBackOff: extra.pullBackOff, now: NOW})
   }

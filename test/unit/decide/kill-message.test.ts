@@ -6,7 +6,7 @@ import type {ContainerProbeResults} from '../../../src/pod/probe-results.js'
 import type {RuntimePod} from '../../../src/kuberuntime/model.js'
 import {computePodActions} from '../../../src/decide/compute-pod-actions.js'
 import {killingMessage} from '../../../src/apply/kill.js'
-import {NOW, PRESENT, basePod, baseRuntime, setContainer} from '../../support/pods.js'
+import {NOW, PRESENT, basePod, baseRuntime, setContainer, withLiveFacts} from '../../support/pods.js'
 
 describe('killingMessage', () => {
   it.each([
@@ -35,7 +35,7 @@ describe('killingMessage of real plans', () => {
     const built = basePod()
     const runtime = baseRuntime(built)
     rt?.(runtime)
-    const sp = structuredClone(built)
+    const sp = withLiveFacts(structuredClone(built))
     change?.(sp)
     const plan = computePodActions({sp, runtime, images: new Set([...PRESENT, 'docker.io/library/busybox:9']), probes: new Map(Object.entries(probes)), backOff: new Map(), now: NOW})
     const kill = plan.actions.find((a) => a.type === 'KillContainer')

@@ -7,6 +7,7 @@ import {buildSandboxConfig} from '../../../src/kuberuntime/sandbox-config.js'
 import {ConfigError} from '../../../src/kuberuntime/errors.js'
 import {createObjectStore} from '../../../src/manifest/object-store.js'
 import {volumeSources} from '../../../src/volumes/registry.js'
+import {containerFacts} from '../../../src/kuberuntime/pod-facts.js'
 import {HOST_DNS, UID, makeContainer, makeStaticPod} from '../../support/pods.js'
 
 const ROOT = '/var/lib/kube-node'
@@ -25,7 +26,7 @@ function setup(container: Container, mutate: (p: StaticPod['pod']) => void = () 
     mutate(p)
   })
   const sandboxConfig = buildSandboxConfig(sp, {attempt: 0, podLogsDir: '/var/log/pods', hostDns: HOST_DNS, clusterDNS: [], clusterDomain: 'cluster.local'})
-  const ctx: ContainerContext = {restartCount: 3, rootDir: ROOT, podIP: '10.1.2.3', containerType: 'regular', sandboxConfig, volumeSource: volumeSources(ROOT, sp.pod.metadata.uid)}
+  const ctx: ContainerContext = {restartCount: 3, rootDir: ROOT, podIP: '10.1.2.3', containerType: 'regular', sandboxConfig, volumeSource: volumeSources(ROOT, sp.pod.metadata.uid), facts: containerFacts(sp.pod, container)}
   return {sp, ctx, config: buildContainerConfig(sp.pod, container, ctx)}
 }
 

@@ -4,6 +4,7 @@ import {describe, expect, it} from 'vitest'
 import type {Container, StaticPod} from '../../../src/api/types.js'
 import {buildContainerConfig, type ContainerContext} from '../../../src/kuberuntime/container-config.js'
 import {buildSandboxConfig} from '../../../src/kuberuntime/sandbox-config.js'
+import {containerFacts} from '../../../src/kuberuntime/pod-facts.js'
 import {volumeSources} from '../../../src/volumes/registry.js'
 import {HOST_DNS, makeContainer, makeStaticPod} from '../../support/pods.js'
 
@@ -16,7 +17,7 @@ function config(container: Container, mutate: (p: StaticPod['pod']) => void = ()
     mutate(p)
   })
   const sandboxConfig = buildSandboxConfig(sp, {attempt: 0, podLogsDir: '/var/log/pods', hostDns: HOST_DNS, clusterDNS: [], clusterDomain: 'cluster.local'})
-  const ctx: ContainerContext = {restartCount: 0, rootDir: ROOT, podIP: '', containerType: 'regular', sandboxConfig, volumeSource: volumeSources(ROOT, sp.pod.metadata.uid), ...more}
+  const ctx: ContainerContext = {restartCount: 0, rootDir: ROOT, podIP: '', containerType: 'regular', sandboxConfig, volumeSource: volumeSources(ROOT, sp.pod.metadata.uid), facts: containerFacts(sp.pod, container), ...more}
   return {container: buildContainerConfig(sp.pod, container, ctx), sandbox: sandboxConfig}
 }
 

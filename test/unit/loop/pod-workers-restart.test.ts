@@ -4,9 +4,10 @@ import {describe, expect, it} from 'vitest'
 import {PodWorkers} from '../../../src/loop/pod-workers.js'
 import {silentLogger} from '../../../src/util/logger.js'
 import type {StaticPod} from '../../../src/api/types.js'
+import {withLiveFacts} from '../../support/pods.js'
 
 function sp(uid: string): StaticPod {
-  return {manifestName: uid, source: {kind: 'file', location: 'x.yaml', document: 0}, pod: {metadata: {name: uid, namespace: 'default', uid}, spec: {containers: [{name: 'c', image: 'img:1'}]}}}
+  return withLiveFacts({manifestName: uid, source: {kind: 'file', location: 'x.yaml', document: 0}, pod: {metadata: {name: uid, namespace: 'default', uid}, spec: {containers: [{name: 'c', image: 'img:1'}]}}})
 }
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r))

@@ -4,13 +4,14 @@ import {describe, expect, it} from 'vitest'
 import {PodWorkers, type PodSyncer, type PodWork} from '../../../src/loop/pod-workers.js'
 import {silentLogger} from '../../../src/util/logger.js'
 import type {StaticPod} from '../../../src/api/types.js'
+import {withLiveFacts} from '../../support/pods.js'
 
 function sp(uid: string, image = 'img:1'): StaticPod {
-  return {
+  return withLiveFacts({
     manifestName: uid,
     source: {kind: 'file', location: 'x.yaml', document: 0},
     pod: {metadata: {name: uid, namespace: 'default', uid}, spec: {containers: [{name: 'c', image}]}},
-  }
+  })
 }
 
 /** A syncer whose calls block until the test releases them. */

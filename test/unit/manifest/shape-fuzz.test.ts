@@ -22,6 +22,7 @@ import {validatePod} from '../../../src/manifest/validate.js'
 import {KubeNodeError} from '../../../src/util/errors.js'
 import type {NodeInfo} from '../../../src/util/node-info.js'
 import {projectVolume, volumeSources} from '../../../src/volumes/registry.js'
+import {containerFacts} from '../../../src/kuberuntime/pod-facts.js'
 import {prepareVolumes} from '../../../src/volumes/setup.js'
 import {FakeHostFs} from '../../support/fake-host-fs.js'
 import {HOST_DNS, baseRuntime} from '../../support/pods.js'
@@ -259,12 +260,12 @@ async function runStages(sp: StaticPod, configMaps: ConfigMap[], secrets: Secret
       stage('buildContainerConfig', () =>
         buildContainerConfig(sp.pod, c, {
           restartCount: 0, rootDir: ROOT, podIP: '10.1.2.3', containerType: i < (spec.initContainers ?? []).length ? 'init' : 'regular',
-          sandboxConfig, objects, nodeCapacity, volumeSource: volumeSources(ROOT, sp.pod.metadata.uid),
+          sandboxConfig, objects, nodeCapacity, volumeSource: volumeSources(ROOT, sp.pod.metadata.uid), facts: containerFacts(sp.pod, c),
         }),
       )
     }
     try {
-      await prepareVolumes(deps, sp, c)
+      await prepareVolumes(deps, sp.pod, c)
     } catch (err) {
       expectNoCrash(err, 'prepareVolumes')
     }

@@ -1,13 +1,15 @@
 import {describe, expect, it} from 'vitest'
 import type {Pod, StaticPod} from '../../../src/api/types.js'
 import {podStatusText} from '../../../src/cli/render/pod-row.js'
+import {withLiveFacts} from '../../support/pods.js'
 import {MANIFEST_ERROR_ANNOTATION, MANIFEST_VALID_CONDITION, manifestErrorsByPod, withManifestError} from '../../../src/status/manifest-error.js'
 
-const sp = (name: string, location: string): StaticPod => ({
-  manifestName: name,
-  source: {kind: 'file', location, document: 0},
-  pod: {apiVersion: 'v1', kind: 'Pod', metadata: {name: `${name}-n1`, namespace: 'default', uid: `uid-${name}`}, spec: {containers: [{name: 'main', image: 'busybox'}]}},
-})
+const sp = (name: string, location: string): StaticPod =>
+  withLiveFacts({
+    manifestName: name,
+    source: {kind: 'file', location, document: 0},
+    pod: {apiVersion: 'v1', kind: 'Pod', metadata: {name: `${name}-n1`, namespace: 'default', uid: `uid-${name}`}, spec: {containers: [{name: 'main', image: 'busybox'}]}},
+  })
 
 describe('manifestErrorsByPod', () => {
   it('names the problems of each pod whose manifest location is broken, and only those', () => {

@@ -24,7 +24,7 @@ async function prepare(fsGroup: number | undefined): Promise<FakeHostFs> {
     if (fsGroup !== undefined) p.spec.securityContext = {fsGroup}
   })
   const objects = createObjectStore([{metadata: {name: 'cfg', namespace: 'default'}, data: {key: 'v'}}], [])
-  await prepareVolumes({fs, rootDir: ROOT, objects}, sp, sp.pod.spec.containers[0]!)
+  await prepareVolumes({fs, rootDir: ROOT, objects}, sp.pod, sp.pod.spec.containers[0]!)
   return fs
 }
 

@@ -8,12 +8,13 @@ import {ManifestErrors} from '../../../../src/services/watch/manifest-errors.js'
 import {readManifestError} from '../../../../src/services/pods/manifest-error-file.js'
 import {silentLogger} from '../../../../src/util/logger.js'
 import {FakeClock} from '../../../support/fake-clock.js'
+import {withLiveFacts} from '../../../support/pods.js'
 
-const api: StaticPod = {
+const api: StaticPod = withLiveFacts({
   manifestName: 'api',
   source: {kind: 'file', location: '/m/api.yaml', document: 0},
   pod: {apiVersion: 'v1', kind: 'Pod', metadata: {name: 'api-n1', namespace: 'default', uid: 'uid-api'}, spec: {containers: [{name: 'main', image: 'busybox'}]}},
-}
+})
 const issue = {location: '/m/api.yaml', document: 0, field: 'spec.containers[0].image', message: 'Required value'}
 
 describe('ManifestErrors under watch', () => {

@@ -31,6 +31,22 @@ describe('createNode', () => {
     node.close()
   })
 
+  describe('KUBE_NODE_TEST_ONLY_BACKOFF_MS (README, Development)', () => {
+    afterEach(() => {
+      delete process.env['KUBE_NODE_TEST_ONLY_BACKOFF_MS']
+    })
+    it.each<[string, string, number[]]>([
+      ['a whole number of ms is the first delay, still doubling to the ceiling', '1000', [1_000, 2_000, 4_000]],
+      ['anything else changes nothing', '1e3', [10_000, 20_000]],
+      ['zero changes nothing', '0', [10_000, 20_000]],
+    ])('%s', async (_name, value, delays) => {
+      process.env['KUBE_NODE_TEST_ONLY_BACKOFF_MS'] = value
+      const node = await createNode(config({}), silentLogger, {runtime: new FakeRuntime()})
+      expect(delays.map((_, i) => node.sync.backOff.next('k', i, 'CrashLoopBackOff') - i)).toEqual(delays)
+      node.close()
+    })
+  })
+
   it('freezes what it builds: no run can change the shared deps', async () => {
     const node = await createNode(config({}), silentLogger, {runtime: new FakeRuntime()})
     expect(Object.isFrozen(node) && Object.isFrozen(node.sync) && Object.isFrozen(node.sync.deps)).toBe(true)

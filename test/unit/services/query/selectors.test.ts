@@ -50,6 +50,9 @@ describe('field selectors on pods', () => {
     ['spec.restartPolicy=Always', true],
     ['status.podIP=', true],
     ['spec.nodeName!=', false],
+    // As the API server: an unset hostNetwork is false (the same list serves the read-only API).
+    ['spec.hostNetwork=false', true],
+    ['spec.hostNetwork=true', false],
   ])('%s selects the pod: %s', (text, expected) => {
     expect(matchesFields(parseFieldSelector(text, POD_FIELDS), podFields(pod))).toBe(expected)
   })

@@ -185,6 +185,7 @@ async function main() {
     const floor = Object.fromEntries(FLOOR_CONC.map((c) => [c, []]))
     const kn = []
     const cmd = []
+    const exe = []
     const rss = []
     const play = []
     const down = []
@@ -200,6 +201,11 @@ async function main() {
       cmd.push(c.secs)
       if (c.maxRssMb !== undefined) rss.push(c.maxRssMb)
       await sleep(300)
+      // The shipped executable, when built: the issue's 1-pod target is about it.
+      if (existsSync(SEA)) {
+        exe.push((await h.commandRun(dir, {exe: SEA})).secs)
+        await sleep(300)
+      }
       const p = await podmanRun(file, n)
       play.push(p.secs)
       down.push(p.downSecs)
@@ -221,6 +227,8 @@ async function main() {
       command: median(cmd),
       commandSamples: cmd,
       commandMaxRssMiB: rss.length ? Math.max(...rss) : undefined,
+      executable: exe.length ? median(exe) : undefined,
+      executableSamples: exe,
       podmanPlay: median(play),
       podmanPlaySamples: play,
       podmanDown: median(down),
@@ -254,10 +262,12 @@ async function main() {
   out.push('whole command = `node bin/run.js run -f DIR`, process start to exit; podman = `podman kube play FILE` (the N pods in one file), start to exit')
   out.push('(it returns once the containers are started); `podman kube down` afterwards, untimed. Ratios to the floor. No path pulls an image.')
   out.push('')
-  out.push('| work | raw CRI floor | kube-node in-process | `kube-node run` whole command | `podman kube play` | run ÷ podman | `podman kube down` |')
-  out.push('| --- | --- | --- | --- | --- | --- | --- |')
+  out.push('single executable = the same `run` through dist/kube-node-<platform>-<arch> (npm run build:sea), when built.')
+  out.push('')
+  out.push('| work | raw CRI floor | kube-node in-process | `kube-node run` whole command | single executable `run` | `podman kube play` | run ÷ podman | executable ÷ podman | `podman kube down` |')
+  out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |')
   for (const x of results) {
-    out.push(`| ${x.n} pod${x.n === 1 ? '' : 's'} | ${s(x.best)} (c=${x.bestConc}) | ${s(x.kubeNode)} (${r(x.kubeNode / x.best)}) | ${s(x.command)} (${r(x.command / x.best)}) | ${s(x.podmanPlay)} (${r(x.podmanPlay / x.best)}) | ${r(x.command / x.podmanPlay)} | ${s(x.podmanDown)} |`)
+    out.push(`| ${x.n} pod${x.n === 1 ? '' : 's'} | ${s(x.best)} (c=${x.bestConc}) | ${s(x.kubeNode)} (${r(x.kubeNode / x.best)}) | ${s(x.command)} (${r(x.command / x.best)}) | ${s(x.executable)}${x.executable === undefined ? '' : ` (${r(x.executable / x.best)})`} | ${s(x.podmanPlay)} (${r(x.podmanPlay / x.best)}) | ${r(x.command / x.podmanPlay)} | ${x.executable === undefined ? '-' : r(x.executable / x.podmanPlay)} | ${s(x.podmanDown)} |`)
   }
   if (start) {
     out.push('')

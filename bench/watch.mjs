@@ -2,7 +2,10 @@
 // Benchmark of `kube-node watch` (issue: idle cost and reaction times), against raw CRI calls
 // measured in the same run. Prints figures and ratios; asserts nothing.
 //
-//   npm run build && node bench/watch.mjs [--pods 110] [--idle-seconds 60] [--reps 3]
+//   npm run build && node bench/watch.mjs [--pods 110] [--idle-seconds 60] [--reps 3] [--executable]
+//
+// --executable runs what the .deb ships, the single executable (npm run build:sea) with the Node it
+// embeds, instead of `node bin/run.js` on the Node running this script.
 //
 // 1. idle: a full node (110 converged pods, the kubelet's maxPods); CPU time of the watch process
 //    per minute (as % of one core), its resident memory at the end, and CRI calls per PLEG relist,
@@ -36,6 +39,7 @@ const {values: flags} = parseArgs({
     pods: {type: 'string', default: '110'},
     'idle-seconds': {type: 'string', default: '60'},
     reps: {type: 'string', default: '3'},
+    executable: {type: 'boolean', default: false},
   },
 })
 const PODS = Number(flags.pods)
@@ -98,9 +102,9 @@ async function metrics(port) {
   return {ops, relists}
 }
 
-/** Resident memory of a process, in MiB. */
-function rssMib(pid) {
-  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+/** Resident memory of a process, in MiB: all, and the part that is file pages (the executable's code and read-only data, shared and reclaimable). */
+function rssMib(pid, field = 'VmRSS') {
+  const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
   return m ? Number(m[1]) / 1024 : NaN
 }
 
@@ -169,7 +173,9 @@ await mkdir(dir)
 for (let i = 0; i < PODS; i++) await writeFile(join(dir, `p${i}.yaml`), manifest(`p${i}`))
 const port = await freePort()
 const common = ['--runtime-endpoint', ENDPOINT, '--root-dir', join(work, 'root'), '--pod-logs-dir', join(work, 'logs'), '--node-name', NODE]
-const watch = spawn(process.execPath, [join(REPO, 'bin/run.js'), 'watch', dir, '--port', String(port), '--healthz-port', '0', '--file-check-frequency', '20s', ...common], {stdio: ['ignore', 'ignore', 'pipe']})
+const kubeNode = flags.executable ? [join(REPO, `dist/kube-node-${process.platform}-${process.arch}`)] : [process.execPath, join(REPO, 'bin/run.js')]
+console.log(`kube-node: ${flags.executable ? 'the single executable' : `node ${process.version} bin/run.js`}`)
+const watch = spawn(kubeNode[0], [...kubeNode.slice(1), 'watch', dir, '--port', String(port), '--healthz-port', '0', '--file-check-frequency', '20s', ...common], {stdio: ['ignore', 'ignore', 'pipe']})
 let stderr = ''
 watch.stderr.on('data', (d) => (stderr += d))
 try {
@@ -197,7 +203,7 @@ try {
   const delta = Object.fromEntries(Object.entries(after.ops).map(([k, v]) => [k, v - (before.ops[k] ?? 0)]).filter(([, v]) => v > 0))
   const total = Object.values(delta).reduce((a, b) => a + b, 0)
   const lists = (delta.list_podsandbox ?? 0) + (delta.list_containers ?? 0)
-  console.log(`idle ${IDLE_S}s with ${PODS} pods (load average ${load('after the idle period')}): CPU ${cpuPct.toFixed(2)}% of one core (target ≤ 1%), RSS ${rssMib(watch.pid).toFixed(0)} MiB (target ≤ 128); ${relists} relists; CRI calls per relist ${(total / Math.max(1, relists)).toFixed(2)} (list calls ${(lists / Math.max(1, relists)).toFixed(2)}); calls: ${JSON.stringify(delta)}`)
+  console.log(`idle ${IDLE_S}s with ${PODS} pods (load average ${load('after the idle period')}): CPU ${cpuPct.toFixed(2)}% of one core (target ≤ 1%), RSS ${rssMib(watch.pid).toFixed(0)} MiB (target ≤ 128; ${rssMib(watch.pid, 'RssAnon').toFixed(0)} MiB anonymous, ${rssMib(watch.pid, 'RssFile').toFixed(0)} MiB file pages); ${relists} relists; CRI calls per relist ${(total / Math.max(1, relists)).toFixed(2)} (list calls ${(lists / Math.max(1, relists)).toFixed(2)}); calls: ${JSON.stringify(delta)}`)
 
   // 2. Edit reaction.
   const floor = await rawReplaceFloor()
@@ -229,7 +235,7 @@ try {
   // Under heavy load a first `down` can time out: once more, and the work dir is kept if it fails.
   const down = () => {
     try {
-      execFileSync(process.execPath, [join(REPO, 'bin/run.js'), 'down', '--all', ...common], {stdio: 'ignore'})
+      execFileSync(kubeNode[0], [...kubeNode.slice(1), 'down', '--all', ...common], {stdio: 'ignore'})
       return true
     } catch {
       return false

@@ -56,8 +56,19 @@ function load(file) {
 }
 
 const {main} = load(join(root, 'dist/kube-node.cjs'))
+// When main() is done, nothing of the command is left to run: end the process at once instead of
+// letting Node take the whole environment apart first (about 12 ms of a one-pod `run`, measured).
+// Writes to pipes, files and terminals are synchronous on Linux; where one still waits in Node (a
+// full pipe elsewhere), the process ends once it is written.
+function exitWhenWritten() {
+  const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0)
+  let left = pending.length
+  if (left === 0) process.exit()
+  for (const s of pending) s.write('', () => --left === 0 && process.exit())
+}
 // main() reports its own errors through oclif; this is for a bundle that cannot start at all.
-main(args, root).catch((error) => {
+main(args, root).then(exitWhenWritten, (error) => {
   process.stderr.write(`kube-node: ${error instanceof Error ? error.message : String(error)}\n`)
   process.exitCode = 1
+  exitWhenWritten()
 })

@@ -411,10 +411,11 @@ spec:
    * The whole command, process start to exit, as a user runs it (CLI default parallelism). The
    * pods are removed afterwards, untimed, unless `keep` (then the caller removes them with downDir).
    */
-  async function commandRun(dir, {node = {}, keep = false} = {}) {
-    const args = [join(ROOT, 'bin/run.js'), 'run', '-f', dir, ...cliFlags(node), '--timeout', `${TIMEOUT_MS / 1000}s`, ...CLI_MAX_PODS, ...CLI_STABLE_FOR]
+  async function commandRun(dir, {node = {}, keep = false, exe} = {}) {
+    const args = ['run', '-f', dir, ...cliFlags(node), '--timeout', `${TIMEOUT_MS / 1000}s`, ...CLI_MAX_PODS, ...CLI_STABLE_FOR]
     try {
-      const {secs, code, stderr, maxRssMb, startMs, endMs} = await timeProcess(process.execPath, args, {maxRss: true})
+      // `exe`: the single executable instead of `node bin/run.js`, timed as podman is (no /usr/bin/time).
+      const {secs, code, stderr, maxRssMb, startMs, endMs} = exe ? await timeProcess(exe, args) : await timeProcess(process.execPath, [join(ROOT, 'bin/run.js'), ...args], {maxRss: true})
       if (code !== 0) throw new Error(`kube-node run exited ${code}: ${tail(stderr)}`)
       return {secs, maxRssMb, phases: commandPhases(stderr, startMs, endMs)}
     } finally {

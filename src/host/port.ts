@@ -23,6 +23,14 @@ export interface PathInfo {
   gid?: number
   /** The inode, where the implementation knows it: a path replaced by a new file or directory (a log rotated) has a new one. */
   ino?: number
+  /**
+   * Where the implementation knows it: the file's device, inode, size and modification and change
+   * times in one string. Any write, replacement or rename changes it, so a reader that saw the
+   * same version before has the same content (within the file system's clock tick: see changedAtMs).
+   */
+  version?: string
+  /** When the file last changed (its ctime), in ms since the epoch, with the version. */
+  changedAtMs?: number
 }
 
 /** An open file read at positions (a container's log, a termination message): no whole-file reads of what a container wrote. */

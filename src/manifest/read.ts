@@ -23,12 +23,17 @@ export interface ManifestBlob {
   text: string
   /** The directory it was read from: the files of one directory share its limits. */
   directory?: string
+  /** Not read: the reader's `unchanged` said it holds this version of the file already (text is empty). */
+  unchanged?: true
 }
 
 export interface FileStat {
   isFile(): boolean
   isDirectory(): boolean
   size: number
+  /** PathInfo's version and ctime, where the host knows them. */
+  version?: string | undefined
+  changedAtMs?: number | undefined
 }
 
 /** The part of a fetch Response this module reads. */
@@ -47,6 +52,8 @@ export interface ManifestIO {
   fetch?: ((url: string, init: {signal: AbortSignal; headers: Array<[string, string]>}) => Promise<HttpResponse>) | undefined
   /** Headers sent with every URL request (`--manifest-url-header`). */
   httpHeaders?: Array<[string, string]>
+  /** True when the caller holds this version of the file already: it is not read again (a source re-reading every 20 s). */
+  unchanged?: (path: string, st: FileStat) => boolean
 }
 
 /** What reading manifest files needs of the host. */
@@ -58,7 +65,7 @@ export function hostManifestIO(fs: ManifestFs): Pick<ManifestIO, 'stat' | 'readd
     stat: async (path) => {
       const st = await fs.stat(path, {follow: true})
       if (st === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), {code: 'ENOENT'})
-      return {isFile: () => st.type === 'file', isDirectory: () => st.type === 'directory', size: st.size}
+      return {isFile: () => st.type === 'file', isDirectory: () => st.type === 'directory', size: st.size, version: st.version, changedAtMs: st.changedAtMs}
     },
     readdir: (path) => fs.readDir(path),
     // Bounded even after the size check: a file may grow between its stat and its read.
@@ -164,7 +171,7 @@ async function readPath(path: string, io: ManifestIO): Promise<ReadResult> {
         continue
       }
       const blob = await readOneFile(file, fst, io)
-      total += Buffer.byteLength(blob.text)
+      total += blob.unchanged ? fst.size : Buffer.byteLength(blob.text)
       blobs.push({...blob, directory: path})
     } catch (err) {
       issues.push(readIssue(file, errorMessage(err)))
@@ -176,6 +183,7 @@ async function readPath(path: string, io: ManifestIO): Promise<ReadResult> {
 async function readOneFile(path: string, st: FileStat, io: ManifestIO): Promise<ManifestBlob> {
   if (!st.isFile()) throw new Error('is not a regular file or directory')
   checkSize(st.size)
+  if (io.unchanged?.(path, st)) return {location: path, source: 'file', text: '', unchanged: true}
   const bytes = await (io.readFile ?? noFiles)(path).catch(fsError)
   checkSize(bytes.byteLength)
   return {location: path, source: 'file', text: decodeText(bytes)}

@@ -96,6 +96,15 @@ export class ManifestCache {
     this.sourceIssues = issues
   }
 
+  /**
+   * The text last read at `location` can stand for the file when it has not changed: it was read
+   * without a problem and not refused for want of room (room that may have been freed since).
+   */
+  holds(location: string): boolean {
+    const entry = this.entries.get(location)
+    return entry?.digest !== undefined && entry.readIssue === undefined && entry.refusedBeside === undefined
+  }
+
   hasGood(location: string): boolean {
     return this.entries.get(location)?.good !== undefined
   }

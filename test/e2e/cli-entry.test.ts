@@ -54,6 +54,20 @@ describe('the built CLI entry', () => {
     expect(bad.status).toBe(2)
   })
 
+  it('a reader that starts late still gets every line of a long output', () => {
+    // 1000 pods on a node with a long name: over 100 KiB, more than a pipe holds, so kube-node
+    // must wait for the reader before it ends.
+    const node = 'a-node-name-long-enough-to-make-every-line-of-output-longer'
+    const file = join(dirs.work, 'many.yaml')
+    writeFileSync(file, Array.from({length: 1000}, (_, i) => `apiVersion: v1\nkind: Pod\nmetadata: {name: p${i}}\nspec:\n  containers: [{name: c, image: busybox:1.36}]\n`).join('---\n'))
+    const r = spawnSync('bash', ['-o', 'pipefail', '-c', '"$0" "$1" validate -f "$2" --node-name "$3" --max-pods 1000 | (sleep 1; cat)', process.execPath, join(ROOT, 'bin/run.js'), file, node], {encoding: 'utf8', maxBuffer: 1 << 22})
+    expect(r.status).toBe(0)
+    expect(Buffer.byteLength(r.stdout)).toBeGreaterThan(100 * 1024)
+    const lines = r.stdout.split('\n')
+    expect(lines.filter((l, i) => l === `pod/p${i}-${node} valid (${file}, document ${i})`)).toHaveLength(1000)
+    expect(lines.at(-1)).toBe('')
+  })
+
   describe('the bundle stands alone', () => {
     // bin/ and the bundle copied with no node_modules, package.json or manifest beside them.
     const alone = join(dirs.work, 'alone')

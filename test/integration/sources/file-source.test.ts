@@ -145,6 +145,75 @@ describe('file source', () => {
     await src.waitFor((s) => s.pods[0]?.pod.spec.containers[0]?.image === 'nginx:2', 'with nginx:2')
   })
 
+  describe('re-lists without reading unchanged files', () => {
+    /** File times look older than they are, as on a node whose manifests were written long ago. */
+    class SettledClock extends RelistClock {
+      override now(): number {
+        return Date.now() + 10_000
+      }
+    }
+    /** The host, counting the manifest files it reads. */
+    function countingFs(reads: string[]): typeof nodeHostFs {
+      return {...nodeHostFs, readBounded: (path: string, limit: number) => (reads.push(path), nodeHostFs.readBounded(path, limit))}
+    }
+    function countingSource(path: string, clock: Clock, reads: string[]) {
+      const s = createFileSource({path, nodeName: NODE, checkFrequencyMs: RELIST_MS, logger: silentLogger, debounceMs: 30, fs: countingFs(reads), clock})
+      sources.push(s)
+      return collect(s)
+    }
+
+    it('reads a file again only when its version changed, even to text of the same size behind a link', async () => {
+      const clock = new SettledClock(RELIST_MS)
+      const manifests = join(dir, 'manifests')
+      await mkdir(manifests)
+      await mkdir(join(dir, 'real'))
+      await writeFile(join(dir, 'real', 'web.yaml'), podYaml('web', 'nginx:1.27'))
+      await symlink(join(dir, 'real', 'web.yaml'), join(manifests, 'web.yaml'))
+      await writeFile(join(manifests, 'api.yaml'), podYaml('api'))
+      const reads: string[] = []
+      const src = countingSource(manifests, clock, reads)
+      await src.waitFor((s) => s.pods.length === 2, 'with web and api')
+      expect(reads.sort()).toEqual([join(manifests, 'api.yaml'), join(manifests, 'web.yaml')])
+
+      reads.length = 0
+      await clock.relist()
+      await clock.relist()
+      expect(reads).toEqual([])
+      expect(summary(src.snapshots.at(-1)!)).toEqual({pods: {api: 'nginx:1.27', web: 'nginx:1.27'}, issues: []})
+
+      // No event (the target is outside the watched directory), the same size: a new version all the same.
+      await writeFile(join(dir, 'real', 'web.yaml'), podYaml('web', 'nginx:1.28'))
+      await clock.relist()
+      await src.waitFor((s) => s.pods.find((p) => p.manifestName === 'web')?.pod.spec.containers[0]?.image === 'nginx:1.28', 'with web at nginx:1.28')
+      expect(reads).toEqual([join(manifests, 'web.yaml')])
+    })
+
+    it('reads a file again at every re-list while its last change is too recent to trust', async () => {
+      const clock = new RelistClock(RELIST_MS)
+      await writeFile(join(dir, 'web.yaml'), podYaml('web'))
+      const reads: string[] = []
+      const src = countingSource(dir, clock, reads)
+      await src.waitFor((s) => s.pods.length === 1, 'with web')
+      await clock.relist()
+      expect(reads).toEqual([join(dir, 'web.yaml'), join(dir, 'web.yaml')])
+    })
+
+    it('reads a broken file again once it is fixed, and forgets a removed one', async () => {
+      const clock = new SettledClock(RELIST_MS)
+      const file = join(dir, 'web.yaml')
+      await writeFile(file, 'apiVersion: v1\nkind: Pod\nmetadata: {name: web\n')
+      const reads: string[] = []
+      const src = countingSource(dir, clock, reads)
+      await src.waitFor((s) => s.issues.length > 0, 'with an issue')
+      await writeFile(file, podYaml('web'))
+      await src.waitFor((s) => s.pods.length === 1 && s.issues.length === 0, 'with web')
+      await rm(file)
+      await src.waitFor((s) => s.pods.length === 0, 'without web')
+      await writeFile(file, podYaml('web', 'nginx:2'))
+      await src.waitFor((s) => s.pods[0]?.pod.spec.containers[0]?.image === 'nginx:2', 'with web at nginx:2')
+    })
+  })
+
   it('never drops the pod while a file is written in two halves', async () => {
     const file = join(dir, 'web.yaml')
     await writeFile(file, podYaml('web'))

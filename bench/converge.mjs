@@ -5,7 +5,10 @@
 //
 //   npm run build && node bench/converge.mjs [--sizes 1,10,50] [--reps 3] [--parallelism 1,2,4,8,16]
 //                                            [--floor-concurrency 1,4,16] [--no-command] [--profile] [--json]
-//                                            [--max-pods 110]
+//                                            [--max-pods 110] [--executable]
+//
+// --executable times the command through the single executable (npm run build:sea), the Node it
+// embeds, instead of `node bin/run.js` on the Node running this script.
 //
 // Needs a CRI runtime (CONTAINER_RUNTIME_ENDPOINT, else the e2e one started by
 // `bash scripts/runtime.sh up`) with localhost:5000/busybox:latest present. Neither path pulls:
@@ -14,6 +17,7 @@
 // The floor, kube-node in-process, the command and the cleanup live in lib/harness.mjs (shared
 // with peer.mjs).
 import {cpus} from 'node:os'
+import {join} from 'node:path'
 import {parseArgs} from 'node:util'
 import {performance} from 'node:perf_hooks'
 import {REPO, E2E_ENDPOINT, IMAGE, MAX_PODS, checkLoad, log, median, sleep, ints, openHarness} from './lib/harness.mjs'
@@ -25,6 +29,7 @@ const {values: flags} = parseArgs({
     parallelism: {type: 'string', default: '1,2,4,8,16'},
     'floor-concurrency': {type: 'string', default: '1,4,16'},
     'no-command': {type: 'boolean', default: false},
+    executable: {type: 'boolean', default: false},
     profile: {type: 'boolean', default: false},
     json: {type: 'boolean', default: false},
     'no-snapshot': {type: 'boolean', default: false},
@@ -110,7 +115,7 @@ async function main() {
         await sleep(300)
       }
       if (!flags['no-command']) {
-        const res = await commandRun(dir)
+        const res = await commandRun(dir, flags.executable ? {exe: join(h.root, 'dist', `kube-node-${process.platform}-${process.arch}`)} : {})
         cmd.push(res.secs)
         if (res.phases) phases.push(res.phases)
         if (res.maxRssMb !== undefined) rss.push(res.maxRssMb)
@@ -182,7 +187,7 @@ async function main() {
   out.push(`other kube-node pods on this runtime at start: ${h.others} sandboxes`)
   out.push(`kube-node ${BUILD.commit}${BUILD.dirty ? ' + uncommitted src changes' : ''}, dist built ${BUILD.built}`)
   out.push(`floor = raw CRI RunPodSandbox+CreateContainer+StartContainer per pod at concurrency c; kube-node = runPods(wait running) in-process at parallelism P;`)
-  out.push(`cmd = \`node bin/run.js run -f DIR ${[...h.cliStableFor, ...h.cliMaxPods].join(' ')}\` process start to exit (CLI default parallelism${h.cliParallelism ? ` ${h.cliParallelism}` : ''}). No image pulls in any path (image present, IfNotPresent).`)
+  out.push(`cmd = \`${flags.executable ? 'dist/kube-node-<platform>-<arch>' : 'node bin/run.js'} run -f DIR ${[...h.cliStableFor, ...h.cliMaxPods].join(' ')}\` process start to exit (CLI default parallelism${h.cliParallelism ? ` ${h.cliParallelism}` : ''}). No image pulls in any path (image present, IfNotPresent).`)
   if (load.start > load.cpus || load.end > load.cpus) out.push(`WARNING: load average above the ${load.cpus} cores during this run: the figures are skewed by other work`)
   out.push('')
   const head = ['N', ...FLOOR_CONC.map((c) => `floor c=${c}`), 'best', ...pCols.map((p) => `kn P=${p}`), 'cmd', 'cmd/best', 'cmd RSS MB']

@@ -63,6 +63,8 @@ export async function prepareContainer(
   if (nonRoot) throw new Error(nonRoot)
   // fileKeyRef: the env files init containers wrote, read before the config that uses them.
   const envFiles = await readEnvFiles(deps.fs, deps.rootDir, pod, container)
+  // Volumes first, as the kubelet's volume manager mounts them before the container's config is made.
+  await prepareVolumes({...deps, objects}, pod, container)
   const config = buildContainerConfig(pod, container, {
     restartCount: a.restartCount,
     restartBase: a.restartBase ?? 0,
@@ -79,7 +81,6 @@ export async function prepareContainer(
     recursiveReadOnlyMounts: await recursiveReadOnlyMounts(deps, container),
     facts,
   })
-  await prepareVolumes({...deps, objects}, pod, container)
   await secureSubPathMounts(deps.fs, pod, container, deps.rootDir, config.mounts, new Map(config.envs.map((e) => [e.key, e.value])))
   await deps.fs.mkdirp(`${podLogDirectory(deps.podLogsDir, pod.metadata.namespace, pod.metadata.name, uid)}/${a.name}`)
   const hosts = await prepareEtcHosts(

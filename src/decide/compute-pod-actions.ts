@@ -11,13 +11,11 @@ import {imageRefCandidates} from '../images/reference.js'
 import {computeInitActions, type WantedKill, type WantedStart} from './init-actions.js'
 import {containerSpecChanged, type HashComparison} from '../kuberuntime/hash.js'
 import {
-  containerShouldRestart, initContainerType, isContainerRestartable, newestByName, nextRestartCount, podRestartPolicy,
-  restartVerdictReason, type RestartPolicy,
+  containerShouldRestart, initContainerType, isContainerRestartable, named, newestByName, nextRestartCount, podRestartPolicy,
+  restartAll, restartVerdictReason, type RestartAll, type RestartPolicy,
 } from '../pod/restart-policy.js'
 import {decideSandbox} from './sandbox-decision.js'
-import {named, restartAll, type RestartAll} from '../pod/restart-all.js'
 import {deadlineExceeded} from '../pod/active-deadline.js'
-import {sortSandboxes} from '../pod/sandbox-order.js'
 import {CONFIG_HASH_ANNOTATION} from '../kuberuntime/labels.js'
 
 export interface ComputeInput {
@@ -54,12 +52,13 @@ interface Decision {
 export function computePodActions(input: ComputeInput): PodActions {
   const {pod, facts} = input.sp
   const containers = input.runtime?.containers ?? []
-  const sandboxes = sortSandboxes(input.runtime?.sandboxes ?? [])
+  // Newest first, as the runtime view is built (kuberuntime/runtime-status.ts).
+  const sandboxes = input.runtime?.sandboxes ?? []
   const policy = podRestartPolicy(pod.spec)
   const sandbox = decideSandbox(pod, facts, sandboxes)
   // Something of the pod still runs: a finished pod must still be stopped once.
   const alive = sandboxes.some((s) => s.state === 'ready') || containers.some((c) => c.state === 'running')
-  // After an exit that restarts all containers, only the new run's containers count (pod/restart-all.ts).
+  // After an exit that restarts all containers, only the new run's containers count (pod/restart-policy.ts).
   const again = restartAll(pod.spec, containers)
   const seen = seenOf(pod, facts, again?.current ?? containers)
 

@@ -136,7 +136,7 @@ export const FIELD_SUPPORT: readonly FieldSupport[] = [
   refused(`${C}.resources.claims`),
   ignored(`${C}.resizePolicy`, 'in-place resize goes through the API server\'s resize subresource; an edited manifest restarts the container instead'),
   honoured(`${C}.restartPolicy`, 'Always on an init container makes it a sidecar; otherwise it replaces the pod\'s restartPolicy for that container (pod/restart-policy.ts)'),
-  honoured(`${C}.restartPolicyRules`, 'an exit code matching a Restart rule restarts the container whatever its restartPolicy; a RestartAllContainers rule restarts every container of the pod in place, init containers first (pod/restart-policy.ts, pod/restart-all.ts)'),
+  honoured(`${C}.restartPolicyRules`, 'an exit code matching a Restart rule restarts the container whatever its restartPolicy; a RestartAllContainers rule restarts every container of the pod in place, init containers first (pod/restart-policy.ts)'),
   honoured(`${C}.livenessProbe`, 'exec, httpGet, tcpSocket and grpc probes (prober/)'),
   honoured(`${C}.readinessProbe`, 'exec, httpGet, tcpSocket and grpc probes (prober/)'),
   honoured(`${C}.startupProbe`, 'exec, httpGet, tcpSocket and grpc probes (prober/)'),

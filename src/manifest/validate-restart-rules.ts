@@ -3,7 +3,7 @@
 // regular init container may carry restartPolicy Always, OnFailure or Never; rules need a
 // restartPolicy beside them, at most 20 of them, each with action Restart (this container) or
 // RestartAllContainers (KEP-5532: the whole pod, in place) and an exit-code condition (In or NotIn,
-// at most 255 int32 values). The decisions are pod/restart-policy.ts and pod/restart-all.ts.
+// at most 255 int32 values). The decisions are in pod/restart-policy.ts.
 // Pure.
 import {checkEnum, getInteger, getItem, getList, getObject, getString, show, type JsonObject, type Report} from '../util/check.js'
 

@@ -4,12 +4,10 @@
 import type {Container, ContainerStatus, PodSpec, PodStatus, StaticPod} from '../api/types.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {PodProbeResults} from '../pod/probe-results.js'
-import {isSidecar} from '../pod/restart-policy.js'
-import {sortSandboxes} from '../pod/sandbox-order.js'
+import {isSidecar, restartAll} from '../pod/restart-policy.js'
 import {podConditions} from './conditions.js'
 import {containerStatus, rfc3339} from './container-status.js'
 import {podPhase} from './phase.js'
-import {restartAll} from '../pod/restart-all.js'
 import {DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON, deadlineExceeded, podStartTime} from '../pod/active-deadline.js'
 
 export interface StatusInput {
@@ -27,7 +25,7 @@ export interface StatusInput {
 }
 
 /**
- * All containers restart in place (KEP-5532, pod/restart-all.ts): the pod is Pending, as the
+ * All containers restart in place (KEP-5532, pod/restart-policy.ts): the pod is Pending, as the
  * kubelet reports it, until every regular container of the new run exists; the earlier run's
  * exits must not make it Failed or Succeeded meanwhile.
  */
@@ -39,7 +37,7 @@ function restartingAll(spec: PodSpec, containers: RuntimePod['containers']): boo
 export function generatePodStatus(input: StatusInput): PodStatus {
   const {spec} = input.sp.pod
   const runtimeContainers = input.runtime?.containers ?? []
-  const sandboxes = sortSandboxes(input.runtime?.sandboxes ?? [])
+  const sandboxes = input.runtime?.sandboxes ?? []
   const inits = spec.initContainers ?? []
   const defaultReason = inits.length > 0 ? 'PodInitializing' : 'ContainerCreating'
   const statusOf = (c: Container, kind: 'init' | 'sidecar' | 'regular'): ContainerStatus =>

@@ -5,7 +5,6 @@
 import type {RuntimeService} from '../cri/port.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Logger} from '../util/logger.js'
-import {ignoreNotFound} from '../cri/errors.js'
 import {planGarbage, type Garbage} from '../decide/gc.js'
 
 export interface GarbageDeps {
@@ -21,11 +20,11 @@ export async function removeGarbage(deps: GarbageDeps, pods: readonly RuntimePod
   const garbage = planGarbage(pods, wanted)
   const {runtime} = deps
   // Containers first, as the kubelet's GC; the planner never picks a sandbox a kept container is in.
-  for (const id of garbage.containers) await ignoreNotFound(runtime.removeContainer(id))
+  for (const id of garbage.containers) await runtime.removeContainer(id)
   for (const id of garbage.sandboxes) {
     // Stopping a notready sandbox again releases what its network may still hold; it is cheap.
-    await ignoreNotFound(runtime.stopPodSandbox(id))
-    await ignoreNotFound(runtime.removePodSandbox(id))
+    await runtime.stopPodSandbox(id)
+    await runtime.removePodSandbox(id)
   }
   if (garbage.containers.length + garbage.sandboxes.length > 0) {
     deps.logger.debug(2, 'Collected garbage', {containers: garbage.containers.length, sandboxes: garbage.sandboxes.length})

@@ -4,7 +4,6 @@
 // sandbox's IP, asked once of the runtime.
 import type {PodSandboxConfig} from '../cri/api.js'
 import type {RuntimeService} from '../cri/port.js'
-import {ignoreNotFound} from '../cri/errors.js'
 import type {RuntimePod} from '../kuberuntime/model.js'
 import {errorMessage} from '../util/errors.js'
 import type {HostFs} from '../host/port.js'
@@ -26,7 +25,7 @@ export async function createSandbox(deps: SandboxDeps, config: PodSandboxConfig,
     return {failure: {container: '', reason: 'CreatePodSandboxError', message: `failed to create sandbox: ${errorMessage(err)}`, permanent: false}}
   }
   // Stopped already by the KillPod before this step; one still ready (adopted, raced) is stopped now.
-  for (const old of observed?.sandboxes ?? []) if (old.state === 'ready') await ignoreNotFound(deps.runtime.stopPodSandbox(old.id))
-  const ip = (await ignoreNotFound(deps.runtime.podSandboxStatus(sandboxId)).catch(() => undefined))?.network?.ip ?? ''
+  for (const old of observed?.sandboxes ?? []) if (old.state === 'ready') await deps.runtime.stopPodSandbox(old.id)
+  const ip = (await deps.runtime.podSandboxStatus(sandboxId).catch(() => undefined))?.network?.ip ?? ''
   return {sandboxId, ip}
 }

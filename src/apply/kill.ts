@@ -12,7 +12,6 @@ import {CONTAINER_PORTS_ANNOTATION, PRESTOP_HANDLER_ANNOTATION} from '../kuberun
 import {FAILED_PRE_STOP_HOOK, formatPod, runHook, type LifecycleHandler} from './lifecycle.js'
 import type {EventSink} from '../api/events.js'
 import {containerObject} from '../pod/event-object.js'
-import {ignoreNotFound} from '../cri/errors.js'
 import {terminationPrerequisites} from '../pod/termination-order.js'
 
 export const DEFAULT_GRACE_PERIOD_SECONDS = 30
@@ -180,7 +179,7 @@ export async function killContainer(deps: KillDeps, target: KillTarget, pod: Pod
   }
   grace = Math.max(MIN_GRACE_PERIOD_SECONDS, grace)
   const stopping = clock.now()
-  await ignoreNotFound(deps.runtime.stopContainer(target.containerId, grace))
+  await deps.runtime.stopContainer(target.containerId, grace)
   // The runtime should have killed it when the grace period ran out; a few seconds more is its own slowness.
   if (clock.now() - stopping > (grace + EXCEEDED_GRACE_MARGIN_SECONDS) * 1000) {
     event('Warning', 'ExceededGracePeriod', 'Container runtime did not kill the pod within specified grace period.')
@@ -218,8 +217,8 @@ export async function stopPodSandboxes(deps: KillDeps, pod: Pod | undefined, obs
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
   if (failed) throw failed.reason
   for (const s of observed.sandboxes) {
-    await ignoreNotFound(deps.runtime.stopPodSandbox(s.id))
-    if (opts.remove) await ignoreNotFound(deps.runtime.removePodSandbox(s.id))
+    await deps.runtime.stopPodSandbox(s.id)
+    if (opts.remove) await deps.runtime.removePodSandbox(s.id)
   }
 }
 

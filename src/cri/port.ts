@@ -1,6 +1,7 @@
 // The CRI as kube-node's core sees it: two narrow interfaces, implemented by cri/grpc (containerd),
 // decorated by cri/instrumented (deadlines, logs, metrics) and faked in test/support.
-// Every method rejects with a CriError naming the call.
+// Every method rejects with a CriError naming the call. Stopping and removing are idempotent, as
+// the CRI asks: a sandbox or container that is already stopped or gone is not an error.
 import type {
   AuthConfig,
   Container,

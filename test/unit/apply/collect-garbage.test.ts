@@ -37,13 +37,6 @@ describe('removeGarbage', () => {
     expect(fake.calls).toEqual([])
   })
 
-  it('takes what is already gone as removed', async () => {
-    fake.failNext('RemoveContainer', 'NotFound')
-    fake.failNext('StopPodSandbox', 'NotFound')
-    fake.failNext('RemovePodSandbox', 'NotFound')
-    await expect(removeGarbage({runtime: fake, logger: silentLogger}, [history()], new Set(['uid-1']))).resolves.toBeDefined()
-  })
-
   it('fails on any other error, for the caller to retry later', async () => {
     fake.failNext('RemoveContainer', 'Unavailable')
     await expect(removeGarbage({runtime: fake, logger: silentLogger}, [history()], new Set(['uid-1']))).rejects.toThrow()

@@ -44,6 +44,10 @@ function startServer(socket: string): Promise<Server> {
     },
     ContainerStatus: (call, cb) =>
       cb({code: status.NOT_FOUND, details: `an error occurred when try to find container "${call.request.containerId}": not found`}),
+    // containerd's answer for a container removed already; the CRI makes removal idempotent.
+    RemoveContainer: (call, cb) =>
+      cb({code: status.NOT_FOUND, details: `an error occurred when try to find container "${call.request.containerId}": not found`}),
+    StopPodSandbox: (_call, cb) => cb({code: status.UNAVAILABLE, details: 'shutting down'}),
     // Never answers: the client's deadline must end the call.
     PodSandboxStatus: () => {},
     // A hook's exec that never ends; only the caller's signal ends it.
@@ -140,6 +144,11 @@ describe('gRPC client against an in-process CRI server', () => {
     expect(err).toBeInstanceOf(CriError)
     expect(err).toMatchObject({call: 'ContainerStatus', code: 'NotFound'})
     expect((err as CriError).detail).toContain('"c-missing"')
+  })
+
+  it('removing a container that is already gone succeeds; a stop the runtime could not do still fails', async () => {
+    await expect(client.runtime.removeContainer('gone')).resolves.toBeUndefined()
+    await expect(client.runtime.stopPodSandbox('sb-1')).rejects.toMatchObject({call: 'StopPodSandbox', code: 'Unavailable'})
   })
 
   it('an unimplemented RPC is Unknown, not a crash', async () => {

@@ -20,7 +20,7 @@ import {cpus} from 'node:os'
 import {join} from 'node:path'
 import {parseArgs} from 'node:util'
 import {performance} from 'node:perf_hooks'
-import {REPO, E2E_ENDPOINT, IMAGE, MAX_PODS, checkLoad, log, median, sleep, ints, openHarness} from './lib/harness.mjs'
+import {REPO, E2E_ENDPOINT, IMAGE, MAX_PODS, checkLoad, log, median, rotated, sleep, ints, openHarness} from './lib/harness.mjs'
 
 const {values: flags} = parseArgs({
   options: {
@@ -99,26 +99,33 @@ async function main() {
     const floorCpu = Object.fromEntries(FLOOR_CONC.map((c) => [c, []]))
     const knCpu = Object.fromEntries(ps.map((p) => [p, []]))
     let counts = {}
-    for (let r = 0; r < REPS; r++) {
-      // Interleaved, so that drift (other load, containerd's own state) hits every column alike.
-      for (const c of FLOOR_CONC) {
+    // Interleaved, so that drift (other load, containerd's own state) hits every column alike.
+    const columns = [
+      ...FLOOR_CONC.map((c) => async () => {
         const res = await floorRun(n, c)
         floor[c].push(res.secs)
         floorCpu[c].push(res.cpu)
-        await sleep(300)
-      }
-      for (const p of ps) {
+      }),
+      ...ps.map((p) => async () => {
         const res = await kubeNodeRun(dir, n, p)
         kn[p].push(res.secs)
         knCpu[p].push(res.cpu)
         counts = res.counts
-        await sleep(300)
-      }
-      if (!flags['no-command']) {
-        const res = await commandRun(dir, flags.executable ? {exe: join(h.root, 'dist', `kube-node-${process.platform}-${process.arch}`)} : {})
-        cmd.push(res.secs)
-        if (res.phases) phases.push(res.phases)
-        if (res.maxRssMb !== undefined) rss.push(res.maxRssMb)
+      }),
+      ...(flags['no-command']
+        ? []
+        : [
+            async () => {
+              const res = await commandRun(dir, flags.executable ? {exe: join(h.root, 'dist', `kube-node-${process.platform}-${process.arch}`)} : {})
+              cmd.push(res.secs)
+              if (res.phases) phases.push(res.phases)
+              if (res.maxRssMb !== undefined) rss.push(res.maxRssMb)
+            },
+          ]),
+    ]
+    for (let r = 0; r < REPS; r++) {
+      for (const column of rotated(columns, r)) {
+        await column()
         await sleep(300)
       }
       log(`N=${n} rep ${r + 1}/${REPS} done (${((performance.now() - started) / 1000).toFixed(0)} s so far, load average ${checkLoad('now').toFixed(2)})`)

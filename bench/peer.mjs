@@ -18,7 +18,7 @@ import {writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {parseArgs} from 'node:util'
 import {performance} from 'node:perf_hooks'
-import {REPO, E2E_ENDPOINT, IMAGE, checkLoad, log, median, sleep, ints, openHarness, timeProcess, tail} from './lib/harness.mjs'
+import {REPO, E2E_ENDPOINT, IMAGE, checkLoad, log, median, rotated, sleep, ints, openHarness, timeProcess, tail} from './lib/harness.mjs'
 import {ensurePodman, openPodman} from './lib/podman.mjs'
 
 // The sandbox (pause) image of the private containerd (scripts/runtime.sh): podman's pods get it too.
@@ -189,27 +189,28 @@ async function main() {
     const rss = []
     const play = []
     const down = []
-    for (let rep = 0; rep < REPS; rep++) {
-      // Interleaved, so that drift (other load, the runtimes' own state) hits every column alike.
-      for (const c of FLOOR_CONC) {
-        floor[c].push((await h.floorRun(n, c)).secs)
-        await sleep(300)
-      }
-      kn.push((await h.kubeNodeRun(dir, n, P)).secs)
-      await sleep(300)
-      const c = await h.commandRun(dir)
-      cmd.push(c.secs)
-      if (c.maxRssMb !== undefined) rss.push(c.maxRssMb)
-      await sleep(300)
+    // Interleaved, so that drift (other load, the runtimes' own state) hits every column alike.
+    const columns = [
+      ...FLOOR_CONC.map((c) => async () => floor[c].push((await h.floorRun(n, c)).secs)),
+      async () => kn.push((await h.kubeNodeRun(dir, n, P)).secs),
+      async () => {
+        const c = await h.commandRun(dir)
+        cmd.push(c.secs)
+        if (c.maxRssMb !== undefined) rss.push(c.maxRssMb)
+      },
       // The shipped executable, when built: the issue's 1-pod target is about it.
-      if (existsSync(SEA)) {
-        exe.push((await h.commandRun(dir, {exe: SEA})).secs)
+      ...(existsSync(SEA) ? [async () => exe.push((await h.commandRun(dir, {exe: SEA})).secs)] : []),
+      async () => {
+        const p = await podmanRun(file, n)
+        play.push(p.secs)
+        down.push(p.downSecs)
+      },
+    ]
+    for (let rep = 0; rep < REPS; rep++) {
+      for (const column of rotated(columns, rep)) {
+        await column()
         await sleep(300)
       }
-      const p = await podmanRun(file, n)
-      play.push(p.secs)
-      down.push(p.downSecs)
-      await sleep(300)
       log(`N=${n} rep ${rep + 1}/${REPS} done (${((performance.now() - started) / 1000).toFixed(0)} s so far)`)
     }
     const floorMed = Object.fromEntries(FLOOR_CONC.map((c) => [c, median(floor[c])]))

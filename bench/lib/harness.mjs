@@ -56,6 +56,12 @@ export const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+/**
+ * The columns of one repetition, starting at another column each time: each run leaves the
+ * runtime busier (its pods' teardown, the shims' exits), so a fixed order would always give the
+ * same column the quietest or the busiest machine.
+ */
+export const rotated = (columns, rep) => columns.map((_, i) => columns[(i + rep) % columns.length])
 export const ints = (s) => s.split(',').map((x) => Number.parseInt(x, 10)).filter((x) => x > 0)
 
 /** Runs fn over items with at most `conc` in flight; stops taking new items after a failure. */

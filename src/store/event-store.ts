@@ -12,7 +12,7 @@ import type {Clock} from '../util/clock.js'
 import {errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
 import {readJsonFile, writeJsonFile} from './json-file.js'
-import {ensurePodDir} from './pod-dir.js'
+import {PodDirWrites} from './pod-dir.js'
 import {RecordWriter} from './record-writer.js'
 
 export const EVENTS_FILE = 'events.json'
@@ -73,17 +73,16 @@ function mergeEvents(stored: readonly PodEvent[], mine: readonly PodEvent[]): Po
 export class EventStore implements EventSink {
   private readonly pods = new Map<string, PodLog>()
   private readonly writer: RecordWriter
+  private readonly dirs: PodDirWrites
 
   constructor(private readonly deps: EventStoreDeps) {
+    const dirs = (this.dirs = new PodDirWrites(deps.fs, deps.rootDir))
     this.writer = new RecordWriter({
       clock: deps.clock,
       logger: deps.logger,
       minIntervalMs: 1000,
       what: 'events',
-      write: async (uid, text) => {
-        await ensurePodDir(deps.fs, deps.rootDir, uid)
-        await writeJsonFile(deps.fs, eventsPath(deps.rootDir, uid), text)
-      },
+      write: (uid, text) => dirs.write(uid, () => writeJsonFile(deps.fs, eventsPath(deps.rootDir, uid), text)),
     })
   }
 
@@ -109,6 +108,7 @@ export class EventStore implements EventSink {
   /** The pod is being removed: nothing more is written for it. */
   forget(uid: string): Promise<void> {
     this.pods.delete(uid)
+    this.dirs.forget(uid)
     return this.writer.forget(uid)
   }
 

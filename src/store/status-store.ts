@@ -11,7 +11,7 @@ import type {Logger} from '../util/logger.js'
 import {boundStrings} from './bounds.js'
 import {readJsonFile, writeJsonFile} from './json-file.js'
 import {RecordWriter} from './record-writer.js'
-import {ensurePodDir} from './pod-dir.js'
+import {PodDirWrites} from './pod-dir.js'
 
 export const STATUS_FILE = 'status.json'
 /** A record is a few KiB; anything far larger was not written by kube-node. */
@@ -45,22 +45,21 @@ export function manifestHashOf(sp: StaticPod): string {
 
 export class StatusStore implements StatusRecorder {
   private readonly writer: RecordWriter
+  private readonly dirs: PodDirWrites
 
   constructor(
     private readonly deps: StatusStoreDeps,
     private readonly identity: StatusWriter,
     minIntervalMs = 1000,
   ) {
+    const dirs = (this.dirs = new PodDirWrites(deps.fs, deps.rootDir))
     this.writer = new RecordWriter({
       clock: deps.clock,
       logger: deps.logger,
       minIntervalMs,
       what: 'status',
       // The time of writing goes in front; the rest is what was compared.
-      write: async (uid, text) => {
-        await ensurePodDir(deps.fs, deps.rootDir, uid)
-        await writeJsonFile(deps.fs, this.path(uid), `{"at":${deps.clock.now()},${text.slice(1)}`)
-      },
+      write: (uid, text) => dirs.write(uid, () => writeJsonFile(deps.fs, this.path(uid), `{"at":${deps.clock.now()},${text.slice(1)}`)),
     })
   }
 
@@ -85,6 +84,7 @@ export class StatusStore implements StatusRecorder {
   /** Stops recording a pod and removes its record (its directory may stay, for `run`'s pods). */
   async remove(uid: string): Promise<void> {
     await this.writer.forget(uid)
+    this.dirs.forget(uid)
     await this.deps.fs.unlink(this.path(uid))
   }
 

@@ -1,9 +1,10 @@
-import {chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync} from 'node:fs'
+import {chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it, vi} from 'vitest'
 import {nodeHostFs} from '../../../src/host/node-host-fs.js'
-import {ensurePodDir} from '../../../src/store/pod-dir.js'
+import {ensurePodDir, PodDirWrites} from '../../../src/store/pod-dir.js'
+import {writeJsonFile} from '../../../src/store/json-file.js'
 
 const dirs: string[] = []
 const temp = (): string => {
@@ -40,5 +41,41 @@ describe('ensurePodDir', () => {
     await ensurePodDir(nodeHostFs, join(base, 'root'), 'uid-1')
     symlinkSync('/tmp', join(base, 'real/pods/uid-2'))
     await expect(ensurePodDir(nodeHostFs, join(base, 'root'), 'uid-2')).rejects.toThrow(/not a directory/)
+  })
+})
+
+describe('PodDirWrites', () => {
+  const record = (root: string, uid: string): string => join(root, 'pods', uid, 'status.json')
+
+  it('makes the pod dir 0750 at the first write only, and again when it has gone', async () => {
+    const root = join(temp(), 'root')
+    const fs = {...nodeHostFs, mkdirPrivate: vi.fn(nodeHostFs.mkdirPrivate)}
+    const writes = new PodDirWrites(fs, root)
+    const write = (text: string): Promise<void> => writes.write('uid-1', () => writeJsonFile(fs, record(root, 'uid-1'), text))
+    await write('{"n":1}')
+    await write('{"n":2}')
+    expect(fs.mkdirPrivate).toHaveBeenCalledTimes(3)
+    expect(mode(join(root, 'pods/uid-1'))).toBe('750')
+    rmSync(join(root, 'pods'), {recursive: true})
+    await write('{"n":3}')
+    expect(readFileSync(record(root, 'uid-1'), 'utf8')).toBe('{"n":3}')
+    expect([mode(join(root, 'pods')), mode(join(root, 'pods/uid-1'))]).toEqual(['750', '750'])
+  })
+
+  it('checks the dir again after forget, tightening one that was widened meanwhile', async () => {
+    const root = join(temp(), 'root')
+    const writes = new PodDirWrites(nodeHostFs, root)
+    const write = (): Promise<void> => writes.write('uid-1', () => writeJsonFile(nodeHostFs, record(root, 'uid-1'), '{}'))
+    await write()
+    chmodSync(join(root, 'pods/uid-1'), 0o777)
+    writes.forget('uid-1')
+    await write()
+    expect(mode(join(root, 'pods/uid-1'))).toBe('750')
+  })
+
+  it('passes on any failure other than a missing directory', async () => {
+    const writes = new PodDirWrites(nodeHostFs, join(temp(), 'root'))
+    const denied = Object.assign(new Error('EACCES: permission denied'), {code: 'EACCES'})
+    await expect(writes.write('uid-1', () => Promise.reject(denied))).rejects.toBe(denied)
   })
 })

@@ -216,6 +216,8 @@ async function main() {
     const floorMed = Object.fromEntries(FLOOR_CONC.map((c) => [c, median(floor[c])]))
     const best = Math.min(...Object.values(floorMed))
     const bestConc = Number(Object.entries(floorMed).find(([, v]) => v === best)[0])
+    // Every sample, in the order taken: the medians alone hide how far apart the repetitions were.
+    log(`N=${n} samples ${JSON.stringify({floor, kn, cmd, exe, play})}`)
     results.push({
       n,
       floor: floorMed,

@@ -4,7 +4,7 @@
 // the same run, on the same runtime. Prints medians and ratios; asserts nothing.
 //
 //   npm run build && node bench/converge.mjs [--sizes 1,10,50] [--reps 3] [--parallelism 1,2,4,8,16]
-//                                            [--floor-concurrency 1,4,16] [--no-command] [--profile] [--json]
+//                                            [--floor-concurrency 1,4,16] [--no-command] [--executable] [--fresh] [--profile] [--json]
 //                                            [--max-pods 110] [--executable]
 //
 // --executable times the command through the single executable (npm run build:sea), the Node it
@@ -30,6 +30,7 @@ const {values: flags} = parseArgs({
     'floor-concurrency': {type: 'string', default: '1,4,16'},
     'no-command': {type: 'boolean', default: false},
     executable: {type: 'boolean', default: false},
+    fresh: {type: 'boolean', default: false},
     profile: {type: 'boolean', default: false},
     json: {type: 'boolean', default: false},
     'no-snapshot': {type: 'boolean', default: false},
@@ -50,7 +51,7 @@ const FLOOR_CONC = ints(flags['floor-concurrency'])
 const ENDPOINT = flags.endpoint
 
 function readHeader() {
-  return 'node bench/converge.mjs [--sizes 1,10,50] [--reps 3] [--parallelism 1,2,4,8,16] [--floor-concurrency 1,4,16] [--no-command] [--profile] [--json] [--endpoint URL] [--kube-node-root DIR] [--no-snapshot] [--max-pods 110]\n'
+  return 'node bench/converge.mjs [--sizes 1,10,50] [--reps 3] [--parallelism 1,2,4,8,16] [--floor-concurrency 1,4,16] [--no-command] [--executable] [--fresh] [--profile] [--json] [--endpoint URL] [--kube-node-root DIR] [--no-snapshot] [--max-pods 110]\n'
 }
 
 let h
@@ -94,6 +95,9 @@ async function main() {
     const ps = n === 1 ? [Math.min(...PARALLELISM.filter((p) => p >= 1))] : PARALLELISM.filter((p) => p <= Math.max(n, 1) || p === PARALLELISM[0])
     const kn = Object.fromEntries(ps.map((p) => [p, []]))
     const cmd = []
+    const fresh = []
+    // In-process in a new Node process, at the highest parallelism measured.
+    const freshP = Math.max(...ps)
     const phases = []
     const rss = []
     const floorCpu = Object.fromEntries(FLOOR_CONC.map((c) => [c, []]))
@@ -112,6 +116,7 @@ async function main() {
         knCpu[p].push(res.cpu)
         counts = res.counts
       }),
+      ...(flags.fresh ? [async () => fresh.push((await h.freshRun(dir, n, freshP)).secs)] : []),
       ...(flags['no-command']
         ? []
         : [
@@ -135,7 +140,7 @@ async function main() {
     const bestConc = Number(Object.entries(floorMed).find(([, v]) => v === best)[0])
     const knMed = Object.fromEntries(ps.map((p) => [p, median(kn[p])]))
     // Said at once: a runtime restart later in a long run must not lose what was measured.
-    log(`N=${n}: floor ${FLOOR_CONC.map((c) => `c=${c} ${fmt(floorMed[c])}`).join(', ')}; kube-node ${ps.map((p) => `P=${p} ${fmt(knMed[p])} (${fmtR(knMed[p] / best)})`).join(', ')}; cmd ${cmd.length ? `${fmt(median(cmd))} (${fmtR(median(cmd) / best)})` : '-'}; samples ${JSON.stringify({floor, kn, cmd, phases})}`)
+    log(`N=${n}: floor ${FLOOR_CONC.map((c) => `c=${c} ${fmt(floorMed[c])}`).join(', ')}; kube-node ${ps.map((p) => `P=${p} ${fmt(knMed[p])} (${fmtR(knMed[p] / best)})`).join(', ')}; cmd ${cmd.length ? `${fmt(median(cmd))} (${fmtR(median(cmd) / best)})` : '-'}; samples ${JSON.stringify({floor, kn, fresh, cmd, phases})}`)
     const cpuMed = (xs) => ({
       client: median(xs.map((x) => x.client)),
       runtime: xs.every((x) => x.runtime !== undefined) ? median(xs.map((x) => x.runtime)) : undefined,
@@ -150,6 +155,7 @@ async function main() {
       kubeNodeSamples: kn,
       command: cmd.length ? median(cmd) : undefined,
       commandSamples: cmd,
+      fresh: fresh.length ? {parallelism: freshP, secs: median(fresh), samples: fresh} : undefined,
       commandMaxRssMb: rss.length ? Math.max(...rss) : undefined,
       commandPhases: phases.length ? {start: median(phases.map((p) => p.start)), converge: median(phases.map((p) => p.converge)), finish: median(phases.map((p) => p.finish))} : undefined,
       floorCpu: Object.fromEntries(FLOOR_CONC.map((c) => [c, cpuMed(floorCpu[c])])),
@@ -221,6 +227,7 @@ async function main() {
     const kc = r.kubeNodeCpu[bestP]
     const rt = (x) => (x === undefined ? 'n/a' : `${x.toFixed(2)} s`)
     out.push(`  CPU: client floor ${fc.client.toFixed(2)} s, kube-node ${kc.client.toFixed(2)} s; containerd floor ${rt(fc.runtime)}, kube-node ${rt(kc.runtime)}`)
+    if (r.fresh) out.push(`  in a fresh process (the same runPods at P=${r.fresh.parallelism}, in a new Node process): ${fmt(r.fresh.secs)} s (${fmtR(r.fresh.secs / r.best)} of the best floor)`)
     const ph = r.commandPhases
     if (ph) out.push(`  cmd phases (medians): start ${fmt(ph.start)} s (Node, bundle, manifests, first reads), converge ${fmt(ph.converge)} s (first step to last pod Running), finish ${fmt(ph.finish)} s (flush, report, exit)`)
     out.push(`  kube-node CRI calls per pod: ${total.toFixed(1)} (${calls.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}); floor: 3`)

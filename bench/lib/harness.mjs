@@ -383,6 +383,18 @@ spec:
     return out
   }
 
+  /** As kubeNodeRun, but in a new Node process (bench/lib/fresh-run.mjs): a cold start of the same code. */
+  async function freshRun(dir, n, parallelism) {
+    try {
+      const child = await timeProcess(process.execPath, [join(REPO, 'bench/lib/fresh-run.mjs'), ROOT, dir, JSON.stringify(nodeConfig(parallelism))], {stdout: true})
+      const res = JSON.parse(child.stdout.trim().split('\n').at(-1) || '{}')
+      if (child.code !== 0 || res.failed !== 0) throw new Error(`fresh-process run: ${res.failed ?? '?'}/${n} pods not running: ${res.reason ?? tail(child.stderr)}`)
+      return {secs: res.secs, cpu: res.cpu}
+    } finally {
+      await downDir(dir)
+    }
+  }
+
   /** In-process: createNode, warm the connection (the floor's is warm too), then time runPods alone. */
   async function kubeNodeRun(dir, n, parallelism, overrides = {}) {
     const node = await createNode(nodeConfig(parallelism), silentLogger, overrides)
@@ -524,6 +536,7 @@ spec:
     nodeConfig,
     downDir,
     kubeNodeRun,
+    freshRun,
     cliFlags,
     commandRun,
     timedRuntime,

@@ -191,7 +191,8 @@ export async function openHarness({endpoint, source = REPO, snapshot = true, nod
     } catch {
       commit = SOURCE // not a git checkout
     }
-    const built = statSync(join(SOURCE, 'dist', 'node', 'run.js')).mtime.toISOString()
+    // The module the benchmark runs (an older layout's dist/node/run.js may linger beside it).
+    const built = statSync(join(SOURCE, 'dist', 'services', 'run.js')).mtime.toISOString()
     return {commit, dirty, built}
   }
   const BUILD = buildInfo()

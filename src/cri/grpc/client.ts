@@ -26,7 +26,7 @@ import {
 } from './convert.js'
 import {parseEndpoint} from './endpoint.js'
 import {toCriError} from './errors.js'
-import {isNotFound} from '../errors.js'
+import {ignoreNotFound} from '../errors.js'
 import {explainUnreachable} from './unreachable.js'
 import {loadCriProto} from './load.js'
 import type * as W from './wire.js'
@@ -124,18 +124,6 @@ export function createGrpcRuntime(opts: GrpcRuntimeOptions): Runtime {
   }
 }
 
-/**
- * A stop or remove of something already gone has nothing left to do: the CRI makes these calls
- * idempotent, and containerd still answers NotFound for some of them (a removed container).
- */
-async function done(call: Promise<unknown>): Promise<void> {
-  try {
-    await call
-  } catch (err) {
-    if (!isNotFound(err)) throw err
-  }
-}
-
 /** The RuntimeService calls on the wire, each with its deadline. */
 function runtimeService(rt: RuntimeServiceClient, timeout: number): RuntimeService {
   return {
@@ -150,12 +138,14 @@ function runtimeService(rt: RuntimeServiceClient, timeout: number): RuntimeServi
       return (await unary<W.RunPodSandboxResponse__Output>('RunPodSandbox', timeout, (o, cb) => rt.RunPodSandbox(req, o, cb))).podSandboxId
     },
 
+    // Stop and remove are idempotent in the CRI: something already gone has nothing left to do,
+    // though containerd still answers NotFound for some of them (a removed container).
     stopPodSandbox: async (podSandboxId: string) => {
-      await done(unary<W.StopPodSandboxResponse__Output>('StopPodSandbox', timeout, (o, cb) => rt.StopPodSandbox({podSandboxId}, o, cb)))
+      await ignoreNotFound(unary<W.StopPodSandboxResponse__Output>('StopPodSandbox', timeout, (o, cb) => rt.StopPodSandbox({podSandboxId}, o, cb)))
     },
 
     removePodSandbox: async (podSandboxId: string) => {
-      await done(unary<W.RemovePodSandboxResponse__Output>('RemovePodSandbox', timeout, (o, cb) => rt.RemovePodSandbox({podSandboxId}, o, cb)))
+      await ignoreNotFound(unary<W.RemovePodSandboxResponse__Output>('RemovePodSandbox', timeout, (o, cb) => rt.RemovePodSandbox({podSandboxId}, o, cb)))
     },
 
     podSandboxStatus: async (podSandboxId: string) => {
@@ -186,7 +176,7 @@ function runtimeService(rt: RuntimeServiceClient, timeout: number): RuntimeServi
     stopContainer: async (containerId: string, timeoutSeconds: number) => {
       // The runtime may wait the whole grace period before SIGKILL: give the call that much more.
       const deadline = timeout > 0 ? timeout + Math.max(0, timeoutSeconds) * 1000 : 0
-      await done(
+      await ignoreNotFound(
         unary<W.StopContainerResponse__Output>('StopContainer', deadline, (o, cb) =>
           rt.StopContainer({containerId, timeout: Math.max(0, Math.trunc(timeoutSeconds))}, o, cb),
         ),
@@ -194,7 +184,7 @@ function runtimeService(rt: RuntimeServiceClient, timeout: number): RuntimeServi
     },
 
     removeContainer: async (containerId: string) => {
-      await done(unary<W.RemoveContainerResponse__Output>('RemoveContainer', timeout, (o, cb) => rt.RemoveContainer({containerId}, o, cb)))
+      await ignoreNotFound(unary<W.RemoveContainerResponse__Output>('RemoveContainer', timeout, (o, cb) => rt.RemoveContainer({containerId}, o, cb)))
     },
 
     listContainers: async (filter?: ContainerFilter) => {

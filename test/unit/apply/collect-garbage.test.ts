@@ -37,6 +37,12 @@ describe('removeGarbage', () => {
     expect(fake.calls).toEqual([])
   })
 
+  it('takes what is already gone as removed', async () => {
+    // Nothing of history() is in the runtime: another process removed it. The port's stop and
+    // remove are idempotent (the gRPC adapter's NotFound case: client.wire.test.ts).
+    await expect(removeGarbage({runtime: fake, logger: silentLogger}, [history()], new Set(['uid-1']))).resolves.toEqual({containers: ['c1'], sandboxes: ['sandbox-1']})
+  })
+
   it('fails on any other error, for the caller to retry later', async () => {
     fake.failNext('RemoveContainer', 'Unavailable')
     await expect(removeGarbage({runtime: fake, logger: silentLogger}, [history()], new Set(['uid-1']))).rejects.toThrow()

@@ -9,7 +9,7 @@ import {createSandbox} from '../../../src/apply/create-sandbox.js'
 import {startContainer} from '../../../src/apply/start-container.js'
 import type {PodActions, PodAction, StartContainerAction} from '../../../src/decide/actions.js'
 import {buildSandboxConfig} from '../../../src/kuberuntime/sandbox-config.js'
-import {podDataDir} from '../../../src/kuberuntime/naming.js'
+import {emptyDirPath, podDataDir} from '../../../src/kuberuntime/naming.js'
 import type {RuntimePod} from '../../../src/kuberuntime/model.js'
 import {EMPTY_OBJECT_STORE} from '../../../src/manifest/object-store.js'
 import {silentLogger} from '../../../src/util/logger.js'
@@ -163,6 +163,17 @@ describe('startContainer', () => {
     expect(out.failure).toMatchObject({reason, permanent})
     expect(out.started).toBe(false)
     if (reason === 'CreateContainerConfigError') expect(fake.callsOf('CreateContainer')).toEqual([])
+  })
+
+  it('makes the volumes ready before the config, as the kubelet mounts them before SyncPod: a config error leaves them ready', async () => {
+    const sp = makeStaticPod((p) => {
+      p.spec.volumes = [{name: 'scratch', emptyDir: {}}]
+      p.spec.containers = [makeContainer({name: 'app', image: 'nginx:1.27', volumeMounts: [{name: 'scratch', mountPath: '/scratch'}], env: [{name: 'X', valueFrom: {configMapKeyRef: {name: 'cfg', key: 'k'}}}]})]
+    })
+    const out = await startContainer(deps(), sp.pod, sp.facts, start(), await sandboxFor(sp), EMPTY_OBJECT_STORE)
+    expect(out.failure).toMatchObject({reason: 'CreateContainerConfigError'})
+    expect(fs.dirs.has(emptyDirPath(ROOT, UID, 'scratch'))).toBe(true)
+    expect(fake.callsOf('CreateContainer')).toEqual([])
   })
 
   it('prepares the host first: the termination-message file (0666) and the log directory', async () => {

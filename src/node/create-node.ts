@@ -10,6 +10,7 @@ import {createGrpcRuntime} from '../cri/grpc/client.js'
 import {instrumentRuntime, type CriMetrics} from '../cri/instrumented.js'
 import {RuntimeCache} from '../pleg/runtime-cache.js'
 import {EventStore} from '../store/event-store.js'
+import {PodDirs} from '../store/pod-dir.js'
 import {parseResolvConf} from '../kuberuntime/dns.js'
 import {terminationMessageReader} from '../kuberuntime/termination-message.js'
 import {readBoundedSync} from '../host/read-bounded.js'
@@ -43,6 +44,8 @@ export interface KubeNode {
   readonly cache: RuntimeCache
   /** Events this process records (flushed before it ends). */
   readonly events: EventStore
+  /** The pod directories this process made (the executor's and every record store's). */
+  readonly podDirs: PodDirs
   readonly sync: SyncContext
   /** Where probe result changes go (watch: the sync loop); run just polls. */
   onProbeChange(handler: (uid: string) => void): void
@@ -101,7 +104,8 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
     })
   const runtime = instrumentRuntime(raw, {logger, clock, metrics: overrides.criMetrics})
   const hostDns = readHostDns(config.resolvConf, logger)
-  const events = new EventStore({fs, rootDir: config.rootDir, clock, logger})
+  const podDirs = new PodDirs(fs, config.rootDir)
+  const events = new EventStore({fs, rootDir: config.rootDir, clock, logger, podDirs})
   let probeChanged: (uid: string) => void = () => {}
   const prober = new ProbeManager({runtime: runtime.runtime, clock, logger, onChange: (uid) => probeChanged(uid), events, metrics: overrides.probeMetrics})
   const cache = new RuntimeCache(runtime.runtime, runtime.images, clock, config.nodeName, terminationMessageReader(fs))
@@ -125,6 +129,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
       clusterDNS: config.clusterDNS,
       clusterDomain: config.clusterDomain,
       clock,
+      podDirs,
       savePod: podRecorder(config.rootDir),
       events,
       hostIP: primaryHostIP(),
@@ -146,6 +151,7 @@ export async function createNode(config: NodeConfig, logger: Logger, overrides: 
     fs,
     cache,
     events,
+    podDirs,
     sync,
     onProbeChange: (handler) => {
       probeChanged = handler

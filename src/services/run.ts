@@ -62,7 +62,7 @@ export async function runPods(
   // Each step is shown as it begins (pulling, creating the sandbox, starting a container).
   const onStep = onProgress && ((pod: string, text: string): void => onProgress({pod, kind: 'action', text}))
   // While it runs, `run` is the pods' manager: what it learns is recorded for every other reader.
-  const statusRecorder = new StatusStore({fs: node.fs, rootDir: node.config.rootDir, clock: node.clock, logger: node.logger}, currentWriter('run'))
+  const statusRecorder = new StatusStore({fs: node.fs, rootDir: node.config.rootDir, clock: node.clock, logger: node.logger, podDirs: node.podDirs}, currentWriter('run'))
   try {
     return await runOnce(
       node.sync,

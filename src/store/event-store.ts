@@ -12,7 +12,7 @@ import type {Clock} from '../util/clock.js'
 import {errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
 import {readJsonFile, writeJsonFile} from './json-file.js'
-import {PodDirWrites} from './pod-dir.js'
+import {PodDirs} from './pod-dir.js'
 import {RecordWriter} from './record-writer.js'
 
 export const EVENTS_FILE = 'events.json'
@@ -28,6 +28,8 @@ export interface EventStoreDeps {
   rootDir: string
   clock: Clock
   logger: Logger
+  /** The node's registry of pod directories, shared with the executor; a store alone makes its own. */
+  podDirs?: PodDirs | undefined
 }
 
 interface PodLog {
@@ -73,10 +75,10 @@ function mergeEvents(stored: readonly PodEvent[], mine: readonly PodEvent[]): Po
 export class EventStore implements EventSink {
   private readonly pods = new Map<string, PodLog>()
   private readonly writer: RecordWriter
-  private readonly dirs: PodDirWrites
+  private readonly dirs: PodDirs
 
   constructor(private readonly deps: EventStoreDeps) {
-    const dirs = (this.dirs = new PodDirWrites(deps.fs, deps.rootDir))
+    const dirs = (this.dirs = deps.podDirs ?? new PodDirs(deps.fs, deps.rootDir))
     this.writer = new RecordWriter({
       clock: deps.clock,
       logger: deps.logger,

@@ -16,13 +16,14 @@ export async function ensurePodDir(fs: HostFs, rootDir: string, uid: string): Pr
 }
 
 /**
- * Writes of one kind of record into pod directories. A store writes a pod's record up to once a
- * second, and the directory nearly always exists: it is made (and tightened) at the first write
- * for the pod in this process, and again only when a write finds it gone. At 110 pods that is
- * thousands of looks fewer, each a round trip through the thread pool that a loaded machine makes
- * the event loop wait for.
+ * The pod directories this process has made, shared by everything that writes into them (the
+ * executor before a pod's sandbox, the status and event records after). The executor makes and
+ * tightens a pod's directory before each new sandbox, so no secret lands in a loose one; a record
+ * write looks only at its pod's first write in the process, and again only when a write finds the
+ * directory gone. At 110 pods that saves two of every three looks, each a round trip through the
+ * thread pool that a loaded machine makes the event loop wait for.
  */
-export class PodDirWrites {
+export class PodDirs {
   private readonly made = new Set<string>()
 
   constructor(
@@ -30,22 +31,27 @@ export class PodDirWrites {
     private readonly rootDir: string,
   ) {}
 
+  /** Makes (or tightens) the pod's directory now, whatever this process made before. */
+  async ensure(uid: string): Promise<string> {
+    const dir = await ensurePodDir(this.fs, this.rootDir, uid)
+    this.made.add(uid)
+    return dir
+  }
+
+  /** Runs `write` into the pod's directory, made first if this process has not made it yet. */
   async write(uid: string, write: () => Promise<void>): Promise<void> {
-    if (!this.made.has(uid)) {
-      await ensurePodDir(this.fs, this.rootDir, uid)
-      this.made.add(uid)
-    }
+    if (!this.made.has(uid)) await this.ensure(uid)
     try {
       await write()
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
       // Removed since (another process's `down`): made again, as the first write made it.
-      await ensurePodDir(this.fs, this.rootDir, uid)
+      await this.ensure(uid)
       await write()
     }
   }
 
-  /** The pod's record goes: a later write checks its directory again first. */
+  /** The pod's records go: a later write checks its directory again first. */
   forget(uid: string): void {
     this.made.delete(uid)
   }

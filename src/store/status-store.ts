@@ -11,7 +11,7 @@ import type {Logger} from '../util/logger.js'
 import {boundStrings} from './bounds.js'
 import {readJsonFile, writeJsonFile} from './json-file.js'
 import {RecordWriter} from './record-writer.js'
-import {PodDirWrites} from './pod-dir.js'
+import {PodDirs} from './pod-dir.js'
 
 export const STATUS_FILE = 'status.json'
 /** A record is a few KiB; anything far larger was not written by kube-node. */
@@ -24,6 +24,8 @@ export interface StatusStoreDeps {
   rootDir: string
   clock: Clock
   logger: Logger
+  /** The node's registry of pod directories, shared with the executor; a store alone makes its own. */
+  podDirs?: PodDirs | undefined
 }
 
 /** What a sync hands to the store besides the status. */
@@ -45,14 +47,14 @@ export function manifestHashOf(sp: StaticPod): string {
 
 export class StatusStore implements StatusRecorder {
   private readonly writer: RecordWriter
-  private readonly dirs: PodDirWrites
+  private readonly dirs: PodDirs
 
   constructor(
     private readonly deps: StatusStoreDeps,
     private readonly identity: StatusWriter,
     minIntervalMs = 1000,
   ) {
-    const dirs = (this.dirs = new PodDirWrites(deps.fs, deps.rootDir))
+    const dirs = (this.dirs = deps.podDirs ?? new PodDirs(deps.fs, deps.rootDir))
     this.writer = new RecordWriter({
       clock: deps.clock,
       logger: deps.logger,

@@ -69,7 +69,7 @@ export async function startConverging(node: KubeNode, opts: WatchOptions): Promi
   const sources = createSources(node, opts)
   const podConfig = new PodConfig(sources.map((s) => s.name), node.config.maxPods ?? DEFAULT_MAX_PODS)
   const capacityLog = new IssueLog('all sources', logger, 'pods not added')
-  const statusRecorder = new StatusStore({fs: node.fs, rootDir: node.config.rootDir, clock, logger}, currentWriter('watch'))
+  const statusRecorder = new StatusStore({fs: node.fs, rootDir: node.config.rootDir, clock, logger, podDirs: node.podDirs}, currentWriter('watch'))
   const manifestErrors = new ManifestErrors({rootDir: node.config.rootDir, events: node.events, clock, logger, writer: currentWriter('watch')})
   opts.metrics.countStoreWrites(() => ({status: statusRecorder.writeCount(), events: node.events.writeCount()}))
   const pleg = new Pleg(node.cache, clock, logger, {periodMs: 1000, unhealthyThresholdMs: 3 * 60_000}, opts.metrics.pleg)

@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {nodeHostFs} from '../../../src/host/node-host-fs.js'
-import {ensurePodDir, PodDirWrites} from '../../../src/store/pod-dir.js'
+import {ensurePodDir, PodDirs} from '../../../src/store/pod-dir.js'
 import {writeJsonFile} from '../../../src/store/json-file.js'
 
 const dirs: string[] = []
@@ -44,13 +44,13 @@ describe('ensurePodDir', () => {
   })
 })
 
-describe('PodDirWrites', () => {
+describe('PodDirs', () => {
   const record = (root: string, uid: string): string => join(root, 'pods', uid, 'status.json')
 
   it('makes the pod dir 0750 at the first write only, and again when it has gone', async () => {
     const root = join(temp(), 'root')
     const fs = {...nodeHostFs, mkdirPrivate: vi.fn(nodeHostFs.mkdirPrivate)}
-    const writes = new PodDirWrites(fs, root)
+    const writes = new PodDirs(fs, root)
     const write = (text: string): Promise<void> => writes.write('uid-1', () => writeJsonFile(fs, record(root, 'uid-1'), text))
     await write('{"n":1}')
     await write('{"n":2}')
@@ -64,7 +64,7 @@ describe('PodDirWrites', () => {
 
   it('checks the dir again after forget, tightening one that was widened meanwhile', async () => {
     const root = join(temp(), 'root')
-    const writes = new PodDirWrites(nodeHostFs, root)
+    const writes = new PodDirs(nodeHostFs, root)
     const write = (): Promise<void> => writes.write('uid-1', () => writeJsonFile(nodeHostFs, record(root, 'uid-1'), '{}'))
     await write()
     chmodSync(join(root, 'pods/uid-1'), 0o777)
@@ -73,8 +73,27 @@ describe('PodDirWrites', () => {
     expect(mode(join(root, 'pods/uid-1'))).toBe('750')
   })
 
+  it('writes a record without looking again at a directory the executor made for its sandbox', async () => {
+    const root = join(temp(), 'root')
+    const fs = {...nodeHostFs, mkdirPrivate: vi.fn(nodeHostFs.mkdirPrivate)}
+    const dirs = new PodDirs(fs, root)
+    await dirs.ensure('uid-1')
+    await dirs.write('uid-1', () => writeJsonFile(fs, record(root, 'uid-1'), '{}'))
+    expect(fs.mkdirPrivate).toHaveBeenCalledTimes(3)
+    expect(readFileSync(record(root, 'uid-1'), 'utf8')).toBe('{}')
+  })
+
+  it('tightens a widened pod dir before each new sandbox, although it made the dir before', async () => {
+    const root = join(temp(), 'root')
+    const dirs = new PodDirs(nodeHostFs, root)
+    await dirs.ensure('uid-1')
+    chmodSync(join(root, 'pods/uid-1'), 0o777)
+    await dirs.ensure('uid-1')
+    expect(mode(join(root, 'pods/uid-1'))).toBe('750')
+  })
+
   it('passes on any failure other than a missing directory', async () => {
-    const writes = new PodDirWrites(nodeHostFs, join(temp(), 'root'))
+    const writes = new PodDirs(nodeHostFs, join(temp(), 'root'))
     const denied = Object.assign(new Error('EACCES: permission denied'), {code: 'EACCES'})
     await expect(writes.write('uid-1', () => Promise.reject(denied))).rejects.toBe(denied)
   })

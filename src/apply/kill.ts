@@ -179,10 +179,31 @@ export async function killContainer(deps: KillDeps, target: KillTarget, pod: Pod
   }
   grace = Math.max(MIN_GRACE_PERIOD_SECONDS, grace)
   const stopping = clock.now()
-  await deps.runtime.stopContainer(target.containerId, grace)
+  await stopOnce(deps.runtime, target.containerId, grace)
   // The runtime should have killed it when the grace period ran out; a few seconds more is its own slowness.
   if (clock.now() - stopping > (grace + EXCEEDED_GRACE_MARGIN_SECONDS) * 1000) {
     event('Warning', 'ExceededGracePeriod', 'Container runtime did not kill the pod within specified grace period.')
+  }
+}
+
+/**
+ * StopContainer, taken as done when the container has exited anyway. A container that exits on its
+ * own as it is signalled (a shell trapping TERM) takes its shim with it, and containerd may then
+ * answer the stop with an error ("ttrpc: closed") although nothing is left running; under load, a
+ * `down` of many pods met this. The stop is asked once more if the container still runs, as the
+ * kubelet's next sync would ask it; a second failure while it runs is the stop's error.
+ */
+async function stopOnce(runtime: RuntimeService, containerId: string, grace: number): Promise<void> {
+  const exited = async (): Promise<boolean> => (await runtime.containerStatus(containerId).catch(() => undefined))?.state === 'CONTAINER_EXITED'
+  try {
+    await runtime.stopContainer(containerId, grace)
+  } catch {
+    if (await exited()) return
+    try {
+      await runtime.stopContainer(containerId, grace)
+    } catch (err) {
+      if (!(await exited())) throw err
+    }
   }
 }
 

@@ -9,6 +9,7 @@ import type {RuntimeContainer, RuntimePod} from '../../../src/kuberuntime/model.
 import {baseGracePeriodSeconds, killContainer, stopPodSandboxes, type KillDeps} from '../../../src/apply/kill.js'
 import {PRESTOP_HANDLER_ANNOTATION, CONTAINER_PORTS_ANNOTATION} from '../../../src/kuberuntime/labels.js'
 import {silentLogger} from '../../../src/util/logger.js'
+import {CriError} from '../../../src/util/errors.js'
 import {FakeRuntime} from '../../support/fake-runtime.js'
 import {FakeClock} from '../../support/fake-clock.js'
 import {close, listen} from '../prober/listen.js'
@@ -84,6 +85,41 @@ describe('killContainer', () => {
     await killContainer(deps, target(), pod(30))
     expect(fake.callNames()).toEqual(['StopContainer'])
     expect(fake.callsOf('StopContainer')[0]!.args).toEqual([id, 30])
+  })
+
+  describe('a stop the runtime answers with an error', () => {
+    const closed = new CriError('StopContainer', 'Unknown', 'failed to kill container: ttrpc: closed: unknown')
+    /** StopContainer fails for the first `failures` calls; `exits` says whether the container has exited by each failure. */
+    function stopFailing(failures: number, exits: boolean): void {
+      const stop = fake.stopContainer.bind(fake)
+      let calls = 0
+      Object.assign(fake, {
+        stopContainer: async (cid: string, grace: number): Promise<void> => {
+          if (++calls > failures) return stop(cid, grace)
+          fake.calls.push({call: 'StopContainer', args: [cid, grace]})
+          if (exits) fake.exitContainer(cid, 0)
+          throw closed
+        },
+      })
+    }
+
+    it('is done when the container exited as it was signalled (its shim gone with it)', async () => {
+      stopFailing(1, true)
+      await killContainer(deps, target(), pod(30))
+      expect(fake.callNames()).toEqual(['StopContainer', 'ContainerStatus'])
+    })
+
+    it('is asked once more while the container still runs', async () => {
+      stopFailing(1, false)
+      await killContainer(deps, target(), pod(30))
+      expect(fake.callNames()).toEqual(['StopContainer', 'ContainerStatus', 'StopContainer'])
+      expect((await fake.containerStatus(id)).state).toBe('CONTAINER_EXITED')
+    })
+
+    it('fails the kill when the second stop fails too and the container still runs', async () => {
+      stopFailing(2, false)
+      await expect(killContainer(deps, target(), pod(30))).rejects.toBe(closed)
+    })
   })
 
   it('runs the preStop hook first and gives StopContainer the grace period minus what the hook took', async () => {

@@ -21,7 +21,7 @@
 // Not checked: ephemeral-storage, hugepages and extended resources (kube-node reports no such
 // capacity), taints (skipped for static pods by the kubelet too), sysctl allow-lists and the
 // eviction manager's node-pressure admission.
-import type {Container, ContainerPort, PodStatus, StaticPod} from '../api/types.js'
+import type {Container, ContainerPort, PodSpec, PodStatus, StaticPod} from '../api/types.js'
 import type {NodeSelectorRequirement, NodeSelectorTerm} from '../api/types.js'
 import type {ResourceRequirements} from '../api/generated/types.js'
 import {NO_REQUESTS, addRequests, aggregateContainerRequests, type PodRequests} from '../kuberuntime/resources.js'
@@ -73,9 +73,9 @@ function predicateFailure(name: string, desc: string, detail: string): Rejection
 export function admitPod(sp: StaticPod, admitted: readonly StaticPod[], node: NodeInfo, runtime?: RuntimeSupport): AdmitResult {
   const others = admitted.filter((o) => o.pod.metadata.uid !== sp.pod.metadata.uid)
   try {
-    const sgp = runtime && supplementalGroupsRefusal(sp, runtime)
-    const late = (): AdmitResult | undefined => (runtime ? asRejection(runtimeRefusal(sp, runtime)) : undefined)
-    return checkOs(sp, node) ?? asRejection(sgp) ?? checkPredicates(sp, others, node) ?? checkResources(sp, others, node) ?? late() ?? ADMIT
+    const sgp = runtime && supplementalGroupsRefusal(sp.pod, runtime)
+    const late = (): AdmitResult | undefined => (runtime ? asRejection(runtimeRefusal(sp.pod, runtime)) : undefined)
+    return checkOs(sp.pod, node) ?? asRejection(sgp) ?? checkPredicates(sp.pod, others, node) ?? checkResources(sp.pod.spec, others, node) ?? late() ?? ADMIT
   } catch (err) {
     // Total: a shape validation let through must reject this pod, never stop the others.
     return reject('UnexpectedAdmissionError', `Failed to admit pod: ${err instanceof Error ? err.message : String(err)}`)
@@ -87,33 +87,33 @@ function asRejection(r: RuntimeRefusal | undefined): Rejection | undefined {
 }
 
 /** The runtime-dependent checks alone, for a pod admitted before the runtime's features were read. */
-export function checkRuntimeSupport(sp: StaticPod, runtime: RuntimeSupport): Rejection | undefined {
-  return asRejection(supplementalGroupsRefusal(sp, runtime) ?? runtimeRefusal(sp, runtime))
+export function checkRuntimeSupport(pod: StaticPod['pod'], runtime: RuntimeSupport): Rejection | undefined {
+  return asRejection(supplementalGroupsRefusal(pod, runtime) ?? runtimeRefusal(pod, runtime))
 }
 
-function checkOs(sp: StaticPod, node: NodeInfo): AdmitResult | undefined {
+function checkOs(pod: StaticPod['pod'], node: NodeInfo): AdmitResult | undefined {
   // The kubelet reads the pod's own label here, not its nodeSelector.
-  const wanted = ownValue(sp.pod.metadata.labels, LABEL_OS)
+  const wanted = ownValue(pod.metadata.labels, LABEL_OS)
   if (wanted !== undefined && wanted !== node.os) {
     return reject(REASON.osSelector, "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label")
   }
-  const osName = sp.pod.spec.os?.name
+  const osName = pod.spec.os?.name
   if (osName !== undefined && osName !== node.os) {
     return reject(REASON.osField, "Failed to admit pod as the OS field doesn't match node OS")
   }
   return undefined
 }
 
-function checkPredicates(sp: StaticPod, others: readonly StaticPod[], node: NodeInfo): AdmitResult | undefined {
-  const affinity = nodeAffinityMismatch(sp, node)
+function checkPredicates(pod: StaticPod['pod'], others: readonly StaticPod[], node: NodeInfo): AdmitResult | undefined {
+  const affinity = nodeAffinityMismatch(pod.spec, node)
   if (affinity !== undefined) {
     return predicateFailure(REASON.nodeAffinity, "node(s) didn't match Pod's node affinity/selector", affinity)
   }
-  const nodeName = sp.pod.spec.nodeName
+  const nodeName = pod.spec.nodeName
   if (nodeName && nodeName !== node.name) {
     return predicateFailure(REASON.nodeName, "node(s) didn't match the requested node name", `spec.nodeName is ${JSON.stringify(nodeName)}`)
   }
-  const conflict = hostPortConflict(sp, others)
+  const conflict = hostPortConflict(pod.spec, others)
   if (conflict !== undefined) {
     return predicateFailure(REASON.nodePorts, "node(s) didn't have free ports for the requested pod ports", conflict)
   }
@@ -123,8 +123,7 @@ function checkPredicates(sp: StaticPod, others: readonly StaticPod[], node: Node
 // ---- node selector and required node affinity (component-helpers nodeaffinity) ----
 
 /** Why the pod's nodeSelector or required node affinity does not match the node; undefined if it does. */
-export function nodeAffinityMismatch(sp: StaticPod, node: NodeInfo): string | undefined {
-  const spec = sp.pod.spec
+export function nodeAffinityMismatch(spec: PodSpec, node: NodeInfo): string | undefined {
   for (const [key, value] of Object.entries(spec.nodeSelector ?? {})) {
     const has = ownValue(node.labels, key)
     if (has !== value) {
@@ -194,8 +193,7 @@ interface HostPort {
 const ANY_IP = '0.0.0.0'
 
 /** Host ports a pod holds while it runs: its containers' and its sidecars' (GetHostPorts). */
-export function podHostPorts(sp: StaticPod): HostPort[] {
-  const spec = sp.pod.spec
+export function podHostPorts(spec: PodSpec): HostPort[] {
   const running: Container[] = [...(spec.initContainers ?? []).filter(isSidecar), ...spec.containers]
   return running.flatMap((c) => (c.ports ?? []).filter((p) => (p.hostPort ?? 0) > 0).map(toHostPort))
 }
@@ -213,11 +211,11 @@ function conflicts(want: HostPort, used: HostPort): boolean {
 
 const fmt = (p: HostPort): string => `${p.protocol} ${p.ip.includes(':') ? `[${p.ip}]` : p.ip}:${p.port}`
 
-function hostPortConflict(sp: StaticPod, others: readonly StaticPod[]): string | undefined {
-  const wanted = podHostPorts(sp)
+function hostPortConflict(spec: PodSpec, others: readonly StaticPod[]): string | undefined {
+  const wanted = podHostPorts(spec)
   if (wanted.length === 0) return undefined
   for (const other of others) {
-    for (const used of podHostPorts(other)) {
+    for (const used of podHostPorts(other.pod.spec)) {
       const hit = wanted.find((w) => conflicts(w, used))
       if (hit !== undefined) {
         const o = other.pod.metadata
@@ -237,8 +235,7 @@ export type {PodRequests} from '../kuberuntime/resources.js'
  * init container (plus the sidecars started before it) needs more while it runs, or its
  * pod-level requests (spec.resources) where set, plus the RuntimeClass overhead.
  */
-export function podRequests(sp: StaticPod): PodRequests {
-  const spec = sp.pod.spec
+export function podRequests(spec: PodSpec): PodRequests {
   const total = podLevelRequests(spec.resources, aggregateContainerRequests(spec))
   const overhead = spec.overhead ?? {}
   return addRequests(total, {
@@ -270,10 +267,10 @@ function insufficient(resource: 'pods' | 'cpu' | 'memory', requested: number, us
   return reject(reason, `Node didn't have enough resource: ${resource}, requested: ${requested}, used: ${used}, capacity: ${capacity}`)
 }
 
-function checkResources(sp: StaticPod, others: readonly StaticPod[], node: NodeInfo): AdmitResult | undefined {
+function checkResources(spec: PodSpec, others: readonly StaticPod[], node: NodeInfo): AdmitResult | undefined {
   if (others.length + 1 > node.maxPods) return insufficient('pods', 1, others.length, node.maxPods)
-  const want = podRequests(sp)
-  const used = others.map(podRequests).reduce(addRequests, NO_REQUESTS)
+  const want = podRequests(spec)
+  const used = others.map((o) => podRequests(o.pod.spec)).reduce(addRequests, NO_REQUESTS)
   const cap = node.capacity
   // A zero request always fits, even on a node that is already over-committed.
   if (want.cpuMilli > 0 && want.cpuMilli > cap.cpuMilli - used.cpuMilli) {

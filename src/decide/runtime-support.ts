@@ -62,8 +62,8 @@ interface NamedContainer {
   container: Container
 }
 
-function containersOf(sp: StaticPod): NamedContainer[] {
-  const spec = sp.pod.spec
+function containersOf(pod: StaticPod['pod']): NamedContainer[] {
+  const spec = pod.spec
   return [
     ...(spec.initContainers ?? []).map((container, i) => ({field: `spec.initContainers[${i}]`, container})),
     ...spec.containers.map((container, i) => ({field: `spec.containers[${i}]`, container})),
@@ -77,14 +77,13 @@ const confines = (p: AppArmorProfile | undefined): boolean => p !== undefined &&
  * Whether admitting (or starting) this pod needs the runtime's features: only then are they
  * read. Unconfined AppArmor and recursiveReadOnly Disabled need nothing.
  */
-export function needsRuntimeSupport(sp: StaticPod): boolean {
-  const {pod} = sp
+export function needsRuntimeSupport(pod: StaticPod['pod']): boolean {
   const spec = pod.spec
   if (spec.hostUsers === false) return true
   if (spec.securityContext?.supplementalGroupsPolicy === 'Strict') return true
   if ((spec.volumes ?? []).some((v) => v.image !== undefined)) return true
   if (confines(spec.securityContext?.appArmorProfile)) return true
-  return containersOf(sp).some(({container}) => usesRecursiveReadOnly(container) || confines(resolveAppArmor(pod, container)?.profile))
+  return containersOf(pod).some(({container}) => usesRecursiveReadOnly(container) || confines(resolveAppArmor(pod, container)?.profile))
 }
 
 const runtimeName = (s: RuntimeSupport): string => `${s.runtime.name} ${s.runtime.version}`.trim()
@@ -94,8 +93,8 @@ function defaultHandler(s: RuntimeSupport): HandlerSupport | undefined {
 }
 
 /** Checked with admission's predicates, in the kubelet's place (right after the OS checks). */
-export function supplementalGroupsRefusal(sp: StaticPod, s: RuntimeSupport): RuntimeRefusal | undefined {
-  if (sp.pod.spec.securityContext?.supplementalGroupsPolicy !== 'Strict' || s.supplementalGroupsPolicy) return undefined
+export function supplementalGroupsRefusal(pod: StaticPod['pod'], s: RuntimeSupport): RuntimeRefusal | undefined {
+  if (pod.spec.securityContext?.supplementalGroupsPolicy !== 'Strict' || s.supplementalGroupsPolicy) return undefined
   return {
     reason: RUNTIME_REASON.supplementalGroupsPolicy,
     message: `SupplementalGroupsPolicy=Strict is not supported in this node: spec.securityContext.supplementalGroupsPolicy: Strict needs the supplemental_groups_policy feature, which the runtime (${runtimeName(s)}) does not report supporting`,
@@ -103,8 +102,8 @@ export function supplementalGroupsRefusal(sp: StaticPod, s: RuntimeSupport): Run
 }
 
 /** Checked after admission's predicates and resources: AppArmor, then what sandbox and container creation need. */
-export function runtimeRefusal(sp: StaticPod, s: RuntimeSupport): RuntimeRefusal | undefined {
-  return appArmorRefusal(sp, s) ?? userNamespacesRefusal(sp, s) ?? imageVolumeRefusal(sp, s) ?? recursiveReadOnlyRefusal(sp, s)
+export function runtimeRefusal(pod: StaticPod['pod'], s: RuntimeSupport): RuntimeRefusal | undefined {
+  return appArmorRefusal(pod, s) ?? userNamespacesRefusal(pod, s) ?? imageVolumeRefusal(pod, s) ?? recursiveReadOnlyRefusal(pod, s)
 }
 
 function appArmorField(field: string, container: Container, from: AppArmorSource): string {
@@ -122,20 +121,19 @@ function describeProfile(p: AppArmorProfile): string {
   return p.type === 'Localhost' ? `the Localhost profile ${JSON.stringify(p.localhostProfile ?? '')}` : `the ${p.type} profile`
 }
 
-function appArmorRefusal(sp: StaticPod, s: RuntimeSupport): RuntimeRefusal | undefined {
-  const {pod} = sp
+function appArmorRefusal(pod: StaticPod['pod'], s: RuntimeSupport): RuntimeRefusal | undefined {
   const refuse = (detail: string): RuntimeRefusal => ({reason: RUNTIME_REASON.appArmor, message: `Cannot enforce AppArmor: ${detail}`})
   if (!s.appArmor.enabled) {
     // The kubelet's rule is that every profile but Unconfined, anywhere in the pod, needs AppArmor.
     const podProfile = pod.spec.securityContext?.appArmorProfile
     if (confines(podProfile)) return refuse(`spec.securityContext.appArmorProfile asks for ${describeProfile(podProfile!)}, but AppArmor is not enabled on the host`)
-    for (const {field, container} of containersOf(sp)) {
+    for (const {field, container} of containersOf(pod)) {
       const r = resolveAppArmor(pod, container)
       if (r && confines(r.profile)) return refuse(`${appArmorField(field, container, r.from)} asks for ${describeProfile(r.profile)}, but AppArmor is not enabled on the host`)
     }
     return undefined
   }
-  for (const {field, container} of containersOf(sp)) {
+  for (const {field, container} of containersOf(pod)) {
     const r = resolveAppArmor(pod, container)
     if (r?.profile.type !== 'Localhost') continue
     const name = r.profile.localhostProfile ?? ''
@@ -147,8 +145,8 @@ function appArmorRefusal(sp: StaticPod, s: RuntimeSupport): RuntimeRefusal | und
   return undefined
 }
 
-function userNamespacesRefusal(sp: StaticPod, s: RuntimeSupport): RuntimeRefusal | undefined {
-  if (sp.pod.spec.hostUsers !== false || defaultHandler(s)?.userNamespaces) return undefined
+function userNamespacesRefusal(pod: StaticPod['pod'], s: RuntimeSupport): RuntimeRefusal | undefined {
+  if (pod.spec.hostUsers !== false || defaultHandler(s)?.userNamespaces) return undefined
   return {
     reason: RUNTIME_REASON.userNamespaces,
     message: `spec.hostUsers: false needs user namespaces, which the runtime (${runtimeName(s)}) does not report supporting for its default runtime handler`,
@@ -163,8 +161,8 @@ function atLeast(version: string, [major, minor]: readonly [number, number]): bo
   return a > major || (a === major && b >= minor)
 }
 
-function imageVolumeRefusal(sp: StaticPod, s: RuntimeSupport): RuntimeRefusal | undefined {
-  const i = (sp.pod.spec.volumes ?? []).findIndex((v) => v.image !== undefined)
+function imageVolumeRefusal(pod: StaticPod['pod'], s: RuntimeSupport): RuntimeRefusal | undefined {
+  const i = (pod.spec.volumes ?? []).findIndex((v) => v.image !== undefined)
   if (i < 0) return undefined
   const field = `spec.volumes[${i}].image`
   const capable = s.runtime.name === 'containerd' && atLeast(s.runtime.version, IMAGE_VOLUME_CONTAINERD)
@@ -181,9 +179,9 @@ export function recursiveReadOnlySupported(s: RuntimeSupport | undefined): boole
   return s !== undefined && (defaultHandler(s)?.recursiveReadOnlyMounts ?? false)
 }
 
-function recursiveReadOnlyRefusal(sp: StaticPod, s: RuntimeSupport): RuntimeRefusal | undefined {
+function recursiveReadOnlyRefusal(pod: StaticPod['pod'], s: RuntimeSupport): RuntimeRefusal | undefined {
   if (recursiveReadOnlySupported(s)) return undefined
-  for (const {field, container} of containersOf(sp)) {
+  for (const {field, container} of containersOf(pod)) {
     const j = (container.volumeMounts ?? []).findIndex((m) => m.recursiveReadOnly === 'Enabled')
     if (j < 0) continue
     const vm = container.volumeMounts![j]!

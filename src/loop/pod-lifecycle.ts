@@ -68,8 +68,8 @@ export class PodLifecycle {
    */
   async checkRuntime(sp: StaticPod, state: PodState): Promise<Rejection | undefined> {
     const load = this.effects.runtimeSupport
-    if (!load || !needsRuntimeSupport(sp)) return undefined
-    const verdict = checkRuntimeSupport(sp, await load())
+    if (!load || !needsRuntimeSupport(sp.pod)) return undefined
+    const verdict = checkRuntimeSupport(sp.pod, await load())
     if (verdict) this.reject(sp, state, verdict)
     return verdict
   }
@@ -77,7 +77,7 @@ export class PodLifecycle {
   /** The runtime's features, read only when one of `pods` needs them. */
   async supportFor(pods: readonly StaticPod[]): Promise<RuntimeSupport | undefined> {
     const load = this.effects.runtimeSupport
-    return load && pods.some(needsRuntimeSupport) ? await load() : undefined
+    return load && pods.some((sp) => needsRuntimeSupport(sp.pod)) ? await load() : undefined
   }
 
   /** The one writer of a rejection: the kubelet's Failed status, recorded, and a Warning event. */

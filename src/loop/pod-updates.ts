@@ -32,7 +32,7 @@ export function applyUpdate(t: UpdateTarget, op: PodUpdate['op'], sp: StaticPod,
       t.logger.info(op === 'ADD' ? 'Pod added' : 'Pod updated', {pod: sp.pod.metadata.name, source: sp.source.location})
       // A new pod, or a rejected one that was edited, must pass admission first.
       if (((op === 'ADD' && !rec.everSynced) || rec.rejected) && !admit(t, rec)) return
-      rec.runtimeCheckDue = t.node !== undefined && needsRuntimeSupport(sp)
+      rec.runtimeCheckDue = t.node !== undefined && needsRuntimeSupport(sp.pod)
       t.schedule({type: 'sync', sp, reason: op === 'ADD' ? 'create' : 'update'})
       return
     }

@@ -275,7 +275,7 @@ describe('podRequests', () => {
       p.spec.initContainers = [c('proxy', {restartPolicy: 'Always', ...req('100m', '50Mi')}), c('migrate', req('1', '10Mi'))]
     })
     // regular phase: 200m + 100m sidecar; init phase: 1000m + 100m sidecar.
-    expect(podRequests(sp)).toEqual({cpuMilli: 1100, memoryBytes: 150 * 2 ** 20})
+    expect(podRequests(sp.pod.spec)).toEqual({cpuMilli: 1100, memoryBytes: 150 * 2 ** 20})
   })
 })
 

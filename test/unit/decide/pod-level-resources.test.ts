@@ -26,7 +26,7 @@ describe('podRequests with pod-level resources', () => {
     ['a pod-level limit without a request, containers request some: their sum', spec({limits: {cpu: '2'}}, [c({requests: {cpu: '300m'}})]), {cpuMilli: 300, memoryBytes: 0}],
     ['no pod-level resources: the containers\' sum', spec(undefined, [c({requests: {cpu: '300m', memory: '10Mi'}}), c({limits: {cpu: '200m'}})]), {cpuMilli: 500, memoryBytes: 10 * Mi}],
   ])('%s', (_name, s, want) => {
-    expect(podRequests(sp(s))).toEqual(want)
+    expect(podRequests(sp(s).pod.spec)).toEqual(want)
   })
 
   it('admission rejects a pod whose pod-level cpu request does not fit, though its containers would', () => {

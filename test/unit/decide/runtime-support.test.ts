@@ -153,7 +153,7 @@ const rows: Record<string, Row> = {
 describe('checkRuntimeSupport', () => {
   it.each(Object.entries(rows))('%s', (_name, row) => {
     const sp = makeStaticPod(row.mutate)
-    const r = checkRuntimeSupport(sp, row.support)
+    const r = checkRuntimeSupport(sp.pod, row.support)
     expect(r?.reason).toBe(row.reason)
     if (row.says) expect(r?.message).toContain(row.says)
   })
@@ -172,7 +172,7 @@ describe('needsRuntimeSupport: only pods using such a field make the runtime be 
     ['an image volume', (p) => (p.spec.volumes = [{name: 'm', image: {reference: 'r'}}]), true],
     ['supplementalGroupsPolicy Strict', (p) => (p.spec.securityContext = {supplementalGroupsPolicy: 'Strict'}), true],
   ])('%s → %s', (_name, mutate, want) => {
-    expect(needsRuntimeSupport(makeStaticPod(mutate))).toBe(want)
+    expect(needsRuntimeSupport(makeStaticPod(mutate).pod)).toBe(want)
   })
 })
 
@@ -196,8 +196,8 @@ describe('the order, as the kubelet admits', () => {
   })
   it('the separate checks agree with checkRuntimeSupport', () => {
     const sp = makeStaticPod((p) => (p.spec.securityContext = {supplementalGroupsPolicy: 'Strict'}))
-    expect(supplementalGroupsRefusal(sp, OLD)?.reason).toBe(RUNTIME_REASON.supplementalGroupsPolicy)
-    expect(runtimeRefusal(sp, OLD)).toBeUndefined()
+    expect(supplementalGroupsRefusal(sp.pod, OLD)?.reason).toBe(RUNTIME_REASON.supplementalGroupsPolicy)
+    expect(runtimeRefusal(sp.pod, OLD)).toBeUndefined()
   })
 })
 

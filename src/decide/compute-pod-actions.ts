@@ -9,14 +9,13 @@ import type {PodProbeResults} from '../pod/probe-results.js'
 import {decidePull, effectivePullPolicy} from '../images/pull-policy.js'
 import {imageRefCandidates} from '../images/reference.js'
 import {computeInitActions, type WantedKill, type WantedStart} from './init-actions.js'
-import {containerSpecChanged, type HashComparison} from '../kuberuntime/hash.js'
+import {containerSpecChanged, podConfigHash, type HashComparison} from '../kuberuntime/hash.js'
 import {
   containerShouldRestart, initContainerType, isContainerRestartable, named, newestByName, nextRestartCount, podRestartPolicy,
   restartAll, restartVerdictReason, type RestartAll, type RestartPolicy,
 } from '../pod/restart-policy.js'
 import {decideSandbox} from './sandbox-decision.js'
 import {deadlineExceeded} from '../pod/active-deadline.js'
-import {CONFIG_HASH_ANNOTATION} from '../kuberuntime/labels.js'
 
 export interface ComputeInput {
   /** The desired, defaulted pod. */
@@ -128,7 +127,7 @@ function recreate(
   // re-runs a job-like static pod, as the kubelet's new pod would).
   const edited = (c: Container): boolean => {
     const rc = seen.newest.get(c.name)
-    return rc !== undefined && (seen.changes.get(c.name)?.changed === true || (rc.state === 'exited' && manifestChangedSince(input.sp, rc)))
+    return rc !== undefined && (seen.changes.get(c.name)?.changed === true || (rc.state === 'exited' && manifestChangedSince(input.sp.pod, rc)))
   }
   // A run-to-completion pod whose sandbox died after its containers ran is not run again, unless
   // it was edited. A container's own restartPolicy or restart rule may make it restartable (the
@@ -208,7 +207,7 @@ function inSandbox(
         // changed runs again (the UID stays); an unchanged one keeps its verdict.
         const {changed, want} = seen.changes.get(c.name) ?? UNJUDGED
         if (changed) return start(`${what} finished (code ${rc.exitCode}) but its spec changed since (hash ${rc.hash} → ${want}): the edited pod runs again`, true)
-        if (manifestChangedSince(input.sp, rc)) start(`${what} finished (code ${rc.exitCode}) and the pod's manifest changed since (config hash ${rc.configHash} → ${podConfigHash(input.sp)}): the edited pod runs again`, true)
+        if (manifestChangedSince(input.sp.pod, rc)) start(`${what} finished (code ${rc.exitCode}) and the pod's manifest changed since (config hash ${rc.configHash} → ${podConfigHash(input.sp.pod)}): the edited pod runs again`, true)
         return
       }
       case 'running': {
@@ -246,13 +245,9 @@ function inSandbox(
 
 const UNJUDGED: HashComparison = {changed: false, want: ''}
 
-function podConfigHash(sp: StaticPod): string {
-  return sp.pod.metadata.annotations?.[CONFIG_HASH_ANNOTATION] ?? ''
-}
-
 /** The pod's manifest changed since the container was created (unknown for containers made before this was kept). */
-function manifestChangedSince(sp: StaticPod, rc: RuntimeContainer): boolean {
-  const now = podConfigHash(sp)
+function manifestChangedSince(pod: StaticPod['pod'], rc: RuntimeContainer): boolean {
+  const now = podConfigHash(pod)
   return rc.configHash !== undefined && now !== '' && rc.configHash !== now
 }
 
@@ -277,7 +272,7 @@ function toPlan(input: ComputeInput, containers: readonly RuntimeContainer[], d:
     const backOff = input.backOff.get(name)
     const image = s.container.image ?? ''
     if (backOff !== undefined && backOff.until > input.now) {
-      blocked.push({name, reason: backOff.reason, message: backOffMessage(backOff, name, image, input.sp)})
+      blocked.push({name, reason: backOff.reason, message: backOffMessage(backOff, name, image, input.sp.pod)})
       continue
     }
     const pull = decidePull(effectivePullPolicy(image, s.container.imagePullPolicy), image, input.images)
@@ -287,7 +282,7 @@ function toPlan(input: ComputeInput, containers: readonly RuntimeContainer[], d:
     }
     const pullBackOff = pull.pull ? input.pullBackOff?.get(image) : undefined
     if (pullBackOff !== undefined && pullBackOff.until > input.now) {
-      blocked.push({name, reason: 'ImagePullBackOff', message: backOffMessage(pullBackOff, name, image, input.sp)})
+      blocked.push({name, reason: 'ImagePullBackOff', message: backOffMessage(pullBackOff, name, image, input.sp.pod)})
       continue
     }
     if (pull.pull) {
@@ -339,11 +334,11 @@ function toPlan(input: ComputeInput, containers: readonly RuntimeContainer[], d:
  * `Back-off pulling image "nginx:1.27": ErrImagePull: rpc error: code = NotFound desc = …` (the
  * previous pull's error, when known, as the kubelet's prevPullErrMsg).
  */
-export function backOffMessage(entry: BackOffEntry, container: string, image: string, sp: StaticPod): string {
+export function backOffMessage(entry: BackOffEntry, container: string, image: string, pod: StaticPod['pod']): string {
   if (entry.reason === 'ImagePullBackOff') {
     const previous = entry.lastError !== undefined ? `: ErrImagePull: ${entry.lastError}` : ''
     return `Back-off pulling image ${JSON.stringify(image)}${previous}`
   }
-  const {name, namespace, uid} = sp.pod.metadata
+  const {name, namespace, uid} = pod.metadata
   return `${entry.message}=${container} pod=${name}_${namespace}(${uid})`
 }

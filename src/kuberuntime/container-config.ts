@@ -18,14 +18,13 @@ import {ConfigError} from './errors.js'
 import {buildEnv, expand, expandAll, type NodeCapacity} from './env.js'
 import type {EnvFileStore} from './env-file.js'
 import {subPathError} from '../util/relative-path.js'
-import {HASH_VERSION} from './hash.js'
+import {HASH_VERSION, podConfigHash} from './hash.js'
 import {
   CONTAINER_HASH_ANNOTATION,
   CONTAINER_NAME_LABEL,
   CONTAINER_PORTS_ANNOTATION,
   CONTAINER_RESTART_COUNT_ANNOTATION,
   CONTAINER_CONFIG_HASH_ANNOTATION,
-  CONFIG_HASH_ANNOTATION,
   RESTART_COUNT_BASE_ANNOTATION,
   CONTAINER_TYPE_LABEL,
   HASH_VERSION_ANNOTATION,
@@ -226,7 +225,7 @@ function containerAnnotations(pod: StaticPod['pod'], container: Container, hash:
   const preStop = container.lifecycle?.preStop
   if (preStop) annotations[PRESTOP_HANDLER_ANNOTATION] = JSON.stringify(preStop)
   if (container.ports && container.ports.length > 0) annotations[CONTAINER_PORTS_ANNOTATION] = JSON.stringify(container.ports)
-  const configHash = pod.metadata.annotations?.[CONFIG_HASH_ANNOTATION]
+  const configHash = podConfigHash(pod)
   if (configHash) annotations[CONTAINER_CONFIG_HASH_ANNOTATION] = configHash
   return annotations
 }

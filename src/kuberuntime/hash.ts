@@ -9,8 +9,14 @@ import type {Container, Pod, PodFacts} from '../api/types.js'
 import type {RuntimeContainer, RuntimeSandbox} from './model.js'
 import {hashOf} from '../util/hash.js'
 import {InternalError} from '../util/errors.js'
+import {CONFIG_HASH_ANNOTATION} from './labels.js'
 
 export const HASH_VERSION = '1'
+
+/** The pod's kubernetes.io/config.hash (manifest/defaults.ts stamps it): which version of its manifest this is. */
+export function podConfigHash(pod: Pod): string {
+  return pod.metadata?.annotations?.[CONFIG_HASH_ANNOTATION] ?? ''
+}
 
 function checkVersion(version: string): void {
   if (version !== HASH_VERSION) throw new InternalError(`unknown hash version ${JSON.stringify(version)}`)

@@ -5,7 +5,7 @@
 // A process that takes over a pod (a `watch` restarted, a `run` beside an earlier one) restores
 // the start its predecessor recorded for the same hash, so the window does not start again.
 import type {StaticPod} from '../api/types.js'
-import {CONFIG_HASH_ANNOTATION} from '../kuberuntime/labels.js'
+import {podConfigHash} from '../kuberuntime/hash.js'
 
 interface Instance {
   hash: string
@@ -18,7 +18,7 @@ export class InstanceStarts {
   /** The start of the pod's current instance; the first call for a new hash stamps `now`. */
   startOf(sp: StaticPod, now: number): number {
     const uid = sp.pod.metadata.uid
-    const hash = configHash(sp)
+    const hash = podConfigHash(sp.pod)
     const known = this.instances.get(uid)
     if (known?.hash === hash) return known.start
     this.instances.set(uid, {hash, start: now})
@@ -39,8 +39,4 @@ export class InstanceStarts {
   get size(): number {
     return this.instances.size
   }
-}
-
-function configHash(sp: StaticPod): string {
-  return sp.pod.metadata.annotations?.[CONFIG_HASH_ANNOTATION] ?? ''
 }

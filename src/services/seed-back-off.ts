@@ -5,7 +5,8 @@
 import type {StaticPod} from '../api/types.js'
 import {backOffKey, pullBackOffKey} from '../loop/sync-pod.js'
 import {recordDescribesRuntime} from '../status/merge.js'
-import {manifestHashOf, readStatusRecord} from '../store/status-store.js'
+import {readStatusRecord} from '../store/status-store.js'
+import {podConfigHash} from '../kuberuntime/hash.js'
 import type {KubeNode} from '../node/create-node.js'
 import type {StatusRecord} from '../api/status-record.js'
 
@@ -19,7 +20,7 @@ export async function seedBackOff(node: KubeNode, pods: readonly StaticPod[]): P
     pods.map(async (sp) => {
       const record = await readStatusRecord(node.fs, node.config.rootDir, sp.pod.metadata.uid).catch(() => undefined)
       if (record) restoreInstanceStart(node, record)
-      if (!record?.backOffUntil || !recordDescribesRuntime(record, node.cache.get(sp.pod.metadata.uid), manifestHashOf(sp))) return
+      if (!record?.backOffUntil || !recordDescribesRuntime(record, node.cache.get(sp.pod.metadata.uid), podConfigHash(sp.pod))) return
       const statuses = [...(record.status.initContainerStatuses ?? []), ...(record.status.containerStatuses ?? [])]
       for (const [name, until] of Object.entries(record.backOffUntil)) {
         const reason = statuses.find((c) => c.name === name)?.state?.waiting?.reason

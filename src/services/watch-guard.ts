@@ -5,7 +5,8 @@ import type {KubeNode} from '../node/create-node.js'
 import {lockHolder} from '../node/lock.js'
 import {loadPod} from '../node/pod-store.js'
 import {watchRefusal, type GuardedCommand} from './watch-refusal.js'
-import {manifestHashOf, readStatusRecord} from '../store/status-store.js'
+import {readStatusRecord} from '../store/status-store.js'
+import {podConfigHash} from '../kuberuntime/hash.js'
 import {KubeNodeError} from '../util/errors.js'
 
 /** The root dir belongs to a running watch, which would undo what the command does. Exit code 1. */
@@ -24,7 +25,7 @@ export async function refuseUnderWatch(node: KubeNode, command: GuardedCommand, 
       // of it when that record is of this manifest hash.
       const rec = await readStatusRecord(node.fs, rootDir, sp.pod.metadata.uid).catch(() => undefined)
       const managed = rec !== undefined && rec.writer.command === 'watch' && rec.writer.pid === pid
-      const sameAsWatch = managed && rec.manifestHash === manifestHashOf(sp)
+      const sameAsWatch = managed && rec.manifestHash === podConfigHash(sp.pod)
       // Where the watch reads the pod from is what it recorded (pod.json), not the -f of `down`.
       const stored = command === 'run' ? undefined : await loadPod(rootDir, sp.pod.metadata.uid)
       const manifest = stored && stored.source.kind !== 'stdin' ? stored.source.location : undefined

@@ -4,7 +4,7 @@
 import type {PodStatus, StaticPod} from '../api/types.js'
 import type {StatusRecord, StatusWriter} from '../api/status-record.js'
 import type {HostFs} from '../host/port.js'
-import {CONFIG_HASH_ANNOTATION} from '../kuberuntime/labels.js'
+import {podConfigHash} from '../kuberuntime/hash.js'
 import {podDataDir, podsDir} from '../kuberuntime/naming.js'
 import type {Clock} from '../util/clock.js'
 import type {Logger} from '../util/logger.js'
@@ -41,10 +41,6 @@ export interface StatusRecorder {
   remove(uid: string): Promise<void>
 }
 
-export function manifestHashOf(sp: StaticPod): string {
-  return sp.pod.metadata.annotations?.[CONFIG_HASH_ANNOTATION] ?? ''
-}
-
 export class StatusStore implements StatusRecorder {
   private readonly writer: RecordWriter
   private readonly dirs: PodDirs
@@ -75,7 +71,7 @@ export class StatusStore implements StatusRecorder {
       name,
       namespace,
       writer: this.identity,
-      manifestHash: manifestHashOf(sp),
+      manifestHash: podConfigHash(sp.pod),
       status: boundStrings(status, MAX_MESSAGE_CHARS),
       ...(extras.backOffUntil && Object.keys(extras.backOffUntil).length > 0 ? {backOffUntil: extras.backOffUntil} : {}),
       ...(extras.lastSyncError ? {lastSyncError: boundStrings(extras.lastSyncError, MAX_MESSAGE_CHARS)} : {}),

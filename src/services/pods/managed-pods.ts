@@ -6,7 +6,8 @@ import {CONFIG_HASH_ANNOTATION} from '../../kuberuntime/labels.js'
 import {withPodFacts} from '../../kuberuntime/pod-facts.js'
 import {loadPod} from '../../node/pod-store.js'
 import type {StatusRecord} from '../../api/status-record.js'
-import {manifestHashOf, readAllStatusRecords} from '../../store/status-store.js'
+import {readAllStatusRecords} from '../../store/status-store.js'
+import {podConfigHash} from '../../kuberuntime/hash.js'
 import {recordDescribesRuntime} from '../../status/merge.js'
 import type {KubeNode} from '../../node/create-node.js'
 
@@ -89,7 +90,7 @@ export async function listManagedPods(node: KubeNode, only?: DetailOptions): Pro
     if (only?.name !== undefined && listed.name !== only.name && listed.manifestName !== only.name) return false
     if (!only?.unlessRecorded) return true
     const s = (await stored).get(listed.uid)
-    return !(s?.sp && recordDescribesRuntime(s.record, listed, manifestHashOf(s.sp)))
+    return !(s?.sp && recordDescribesRuntime(s.record, listed, podConfigHash(s.sp.pod)))
   }
   const [observed, byUid] = await Promise.all([only ? node.cache.readSome(detailsFor) : node.cache.refresh(), stored])
   const inRuntime = await Promise.all(

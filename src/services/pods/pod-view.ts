@@ -6,7 +6,7 @@ import type {KubeNode} from '../../node/create-node.js'
 import {generatePodStatus} from '../../status/generate.js'
 import {mergeStatus} from '../../status/merge.js'
 import {rfc3339} from '../../status/container-status.js'
-import {manifestHashOf} from '../../store/status-store.js'
+import {podConfigHash} from '../../kuberuntime/hash.js'
 import type {ManagedPod} from './managed-pods.js'
 import {writerRunning} from '../../node/process-identity.js'
 import {readManifestError} from './manifest-error-file.js'
@@ -38,7 +38,7 @@ export function writerRunningOnce(): (w: StatusWriter) => boolean {
 export function podView(node: KubeNode, p: ManagedPod, running: (w: StatusWriter) => boolean = writerRunning): Pod {
   const hostIP = node.sync.deps.hostIP
   const runtimeStatus = generatePodStatus({sp: p.sp, runtime: p.observed, probes: new Map(), waiting: new Map(), hostIP, now: node.clock.now()})
-  const {status, source} = mergeStatus({record: p.record, runtime: p.observed, runtimeStatus, manifestHash: manifestHashOf(p.sp)})
+  const {status, source} = mergeStatus({record: p.record, runtime: p.observed, runtimeStatus, manifestHash: podConfigHash(p.sp.pod)})
   const annotations: Record<string, string> = {...(p.sp.pod.metadata.annotations ?? {}), [STATUS_SOURCE_ANNOTATION]: source}
   if (p.record) annotations[STATUS_WRITER_ANNOTATION] = describeWriter(p.record, running)
   const pod: Pod = {apiVersion: 'v1', kind: 'Pod', metadata: {...p.sp.pod.metadata, annotations}, spec: p.sp.pod.spec, status}

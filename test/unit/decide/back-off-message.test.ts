@@ -12,6 +12,6 @@ describe('backOffMessage for ImagePullBackOff', () => {
     ['taken over from another process, the error unknown', undefined, 'Back-off pulling image "alpine:9"'],
   ])('%s', (_name, lastError, want) => {
     const entry: BackOffEntry = {until: NOW + 1, reason: 'ImagePullBackOff', message: 'back-off 10s pulling image', lastError}
-    expect(backOffMessage(entry, 'foo2', 'alpine:9', basePod())).toBe(want)
+    expect(backOffMessage(entry, 'foo2', 'alpine:9', basePod().pod)).toBe(want)
   })
 })

@@ -709,7 +709,7 @@ describe('backOffMessage', () => {
     ['ImagePullBackOff', 'Back-off pulling image "alpine:3.20"'],
   ])('%s: the kubelet’s words', (reason, expected) => {
     const entry: BackOffEntry = {until: NOW + 1, reason, message: reason === 'CrashLoopBackOff' ? 'back-off 20s restarting failed container' : 'back-off 20s pulling image'}
-    expect(backOffMessage(entry, 'foo2', 'alpine:3.20', basePod())).toBe(expected)
+    expect(backOffMessage(entry, 'foo2', 'alpine:3.20', basePod().pod)).toBe(expected)
   })
 })
 

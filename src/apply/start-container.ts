@@ -29,12 +29,14 @@ export interface StartOutcome {
 }
 
 /**
- * The runtime did not answer in time or was away: another attempt may well work. Anything else it
- * says of a create or start (a missing command, a bad mount) comes back every time: `run` fails
- * the pod on it at once, and `watch` backs it off as a crash.
+ * Another attempt may well work: the runtime did not answer in time or was away, or something the
+ * container needed was gone (NotFound: a sandbox whose shim died under it, an image removed since
+ * the pull), which the next sync makes again. Anything else it says of a create or start (a
+ * missing command, a bad mount) comes back every time: `run` fails the pod on it at once, and
+ * `watch` backs it off as a crash.
  */
-function runtimeBusy(err: unknown): boolean {
-  return err instanceof CriError && (err.code === 'DeadlineExceeded' || err.code === 'Unavailable' || err.code === 'Cancelled')
+function mayPassOnRetry(err: unknown): boolean {
+  return err instanceof CriError && (err.code === 'DeadlineExceeded' || err.code === 'Unavailable' || err.code === 'Cancelled' || err.code === 'NotFound')
 }
 
 function findContainer(pod: StaticPod['pod'], name: string): Container | undefined {
@@ -75,13 +77,13 @@ export async function startContainer(
   try {
     id = await deps.runtime.createContainer(sandbox.id, config, sandbox.config)
   } catch (err) {
-    return fail('CreateContainerError', errorMessage(err), !runtimeBusy(err))
+    return fail('CreateContainerError', errorMessage(err), !mayPassOnRetry(err))
   }
   event('Normal', 'Created', `Created container: ${a.name}`)
   try {
     await deps.runtime.startContainer(id)
   } catch (err) {
-    return fail('RunContainerError', errorMessage(err), !runtimeBusy(err))
+    return fail('RunContainerError', errorMessage(err), !mayPassOnRetry(err))
   }
   event('Normal', 'Started', `Started container ${a.name}`)
   const postStart = container.lifecycle?.postStart

@@ -153,6 +153,8 @@ describe('startContainer', () => {
     // A runtime that was only slow or away may answer the next time.
     ['CreateContainer timed out', {}, 'CreateContainer:DeadlineExceeded', 'CreateContainerError', false],
     ['StartContainer while the runtime is away', {}, 'StartContainer:Unavailable', 'RunContainerError', false],
+    // Gone since (the sandbox's shim died, the image was removed): the next sync makes it again.
+    ['CreateContainer in a sandbox whose task is gone', {}, 'CreateContainer:NotFound', 'CreateContainerError', false],
   ])('%s → %s', async (name, container, failing, reason, permanent) => {
     const sp = pod([container])
     const sandbox = await sandboxFor(sp)

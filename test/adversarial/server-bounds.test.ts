@@ -150,17 +150,20 @@ describe('server bounds under many local clients', () => {
     writeFileSync(logFile, line.repeat(Math.ceil((10 * MiB) / line.length)))
     const work = (async () => {
       const sockets: HeldSocket[] = []
-      for (let i = 0; i < 120; i++) sockets.push(await openSocket(watch.port, get(LOG_PATH), false))
-      const times: number[] = []
-      for (let i = 0; i < 10; i++) {
-        times.push((await healthz(watch.port)).ms)
-        await new Promise((r) => setTimeout(r, 300))
+      try {
+        for (let i = 0; i < 120; i++) sockets.push(await openSocket(watch.port, get(LOG_PATH), false))
+        const times: number[] = []
+        for (let i = 0; i < 10; i++) {
+          times.push((await healthz(watch.port)).ms)
+          await new Promise((r) => setTimeout(r, 300))
+        }
+        const h = await healthz(watch.port)
+        console.log(`/healthz under them: ${times.map((t) => t.toFixed(0)).join(', ')}, ${h.ms.toFixed(0)} ms`)
+        return {h, openWhileHeld: openCount(watch.pid, logFile)}
+      } finally {
+        // Released even when a check fails, so that the next test does not start behind them.
+        for (const s of sockets) s.socket.destroy()
       }
-      const h = await healthz(watch.port)
-      console.log(`/healthz under them: ${times.map((t) => t.toFixed(0)).join(', ')}, ${h.ms.toFixed(0)} ms`)
-      const openWhileHeld = openCount(watch.pid, logFile)
-      for (const s of sockets) s.socket.destroy()
-      return {h, openWhileHeld}
     })()
     const {value, peakMiB} = await peakRss(watch.pid, work)
     const {h, openWhileHeld} = value

@@ -1,6 +1,5 @@
 // Raw bytes to an HTTP port on loopback, and what came back (or that the connection closed):
 // for requests no well-behaved client would send. Every exchange is bounded in time.
-import {get} from 'node:http'
 import {connect} from 'node:net'
 
 export interface RawReply {
@@ -45,19 +44,22 @@ export function rawRequest(port: number, payload: string | Buffer | Array<string
 }
 
 /**
- * GET /healthz on a connection of its own, bounded to 5 s. Not fetch's pool: its kept-alive
- * connection sits idle between two probes, and a server shedding idle sockets under a flood may
- * close it just as the next probe reuses it, a race of the client's making, not a slow answer.
+ * GET /healthz, bounded to 5 s in all. A kept-alive connection of fetch's pool sits idle between
+ * two probes, and a server shedding idle sockets under a flood may close it just as the next probe
+ * reuses it: the probe is then sent once more, as HTTP clients resend an idempotent request whose
+ * reused connection closed before any answer. The time counts from the first attempt.
  */
-export function healthz(port: number): Promise<{status: number; ms: number}> {
+export async function healthz(port: number): Promise<{status: number; ms: number}> {
   const started = performance.now()
-  return new Promise((resolve, reject) => {
-    const req = get({host: '127.0.0.1', port, path: '/healthz', agent: false, timeout: 5000}, (res) => {
-      res.resume()
-      res.on('end', () => resolve({status: res.statusCode ?? 0, ms: performance.now() - started}))
-      res.on('error', reject)
-    })
-    req.on('timeout', () => req.destroy(new Error('/healthz did not answer within 5 s')))
-    req.on('error', reject)
+  const signal = AbortSignal.timeout(5000)
+  const probe = async (): Promise<number> => {
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`, {signal})
+    await res.text()
+    return res.status
+  }
+  const status = await probe().catch((err: unknown) => {
+    if (signal.aborted || (err as {cause?: {code?: string}}).cause?.code !== 'UND_ERR_SOCKET') throw err
+    return probe()
   })
+  return {status, ms: performance.now() - started}
 }

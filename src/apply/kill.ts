@@ -179,7 +179,7 @@ export async function killContainer(deps: KillDeps, target: KillTarget, pod: Pod
   }
   grace = Math.max(MIN_GRACE_PERIOD_SECONDS, grace)
   const stopping = clock.now()
-  await stopOnce(deps.runtime, target.containerId, grace)
+  await stopOrSeeExited(deps.runtime, target.containerId, grace)
   // The runtime should have killed it when the grace period ran out; a few seconds more is its own slowness.
   if (clock.now() - stopping > (grace + EXCEEDED_GRACE_MARGIN_SECONDS) * 1000) {
     event('Warning', 'ExceededGracePeriod', 'Container runtime did not kill the pod within specified grace period.')
@@ -193,7 +193,7 @@ export async function killContainer(deps: KillDeps, target: KillTarget, pod: Pod
  * `down` of many pods met this. The stop is asked once more if the container still runs, as the
  * kubelet's next sync would ask it; a second failure while it runs is the stop's error.
  */
-async function stopOnce(runtime: RuntimeService, containerId: string, grace: number): Promise<void> {
+async function stopOrSeeExited(runtime: RuntimeService, containerId: string, grace: number): Promise<void> {
   const exited = async (): Promise<boolean> => (await runtime.containerStatus(containerId).catch(() => undefined))?.state === 'CONTAINER_EXITED'
   try {
     await runtime.stopContainer(containerId, grace)

@@ -16,7 +16,7 @@ import type {RuntimePod} from '../kuberuntime/model.js'
 import type {Logger} from '../util/logger.js'
 import type {Clock} from '../util/clock.js'
 import {type HostFs} from '../host/port.js'
-import {ensurePodDir, type PodDirs} from '../store/pod-dir.js'
+import type {PodDirs} from '../store/pod-dir.js'
 import {PathEscapeError} from '../util/contained-path.js'
 import type {CreateSandboxAction, KillContainerAction, KillPodAction, PodAction, PodActions, StartContainerAction} from '../decide/actions.js'
 import type {RuntimeSupport} from '../decide/runtime-support.js'
@@ -58,8 +58,8 @@ export interface ExecutorDeps {
   runtimeSupport?: (() => Promise<RuntimeSupport>) | undefined
   /** Runs image pulls one at a time (kubelet serializeImagePulls); absent: pulls run in parallel. */
   serializePulls?: (<T>(pull: () => Promise<T>) => Promise<T>) | undefined
-  /** The pod directories this process made, shared with the status and event records; absent: each step makes its own. */
-  podDirs?: PodDirs | undefined
+  /** The pod directories this process made, shared with the status and event records. */
+  podDirs: PodDirs
   /** Records the pod's manifest (pod.json) before its first effect; absent in unit tests. */
   savePod?: ((sp: StaticPod) => Promise<void>) | undefined
   /** Where the steps report what they did and what failed (the event store). */
@@ -154,8 +154,7 @@ function firstSandboxConfig(deps: ExecutorDeps, sp: StaticPod, observed: Runtime
 async function preparePodDir(deps: ExecutorDeps, sp: StaticPod, plan: PodActions, failures: StepFailure[]): Promise<boolean> {
   if (!plan.actions.some((a) => a.type === 'CreateSandbox' || a.type === 'StartContainer')) return true
   try {
-    const uid = sp.pod.metadata.uid
-    await (deps.podDirs ? deps.podDirs.ensure(uid) : ensurePodDir(deps.fs, deps.rootDir, uid))
+    await deps.podDirs.ensure(sp.pod.metadata.uid)
     await deps.savePod?.(sp)
     return true
   } catch (err) {

@@ -10,6 +10,7 @@ import type {Container, StaticPod} from '../../../src/api/types.js'
 import type {ExecSyncResult} from '../../../src/cri/api.js'
 import {runHook, LIFECYCLE_USER_AGENT, type HookTarget, type LifecycleHandler} from '../../../src/apply/lifecycle.js'
 import {executePlan, type ExecutorDeps} from '../../../src/apply/execute-plan.js'
+import {PodDirs} from '../../../src/store/pod-dir.js'
 import type {PodActions} from '../../../src/decide/actions.js'
 import {nodeHostFs} from '../../../src/host/node-host-fs.js'
 import {EMPTY_OBJECT_STORE} from '../../../src/manifest/object-store.js'
@@ -161,6 +162,7 @@ describe('executor: postStart hooks and termination-message files', () => {
       fs: nodeHostFs,
       logger,
       rootDir: join(work, 'root'),
+      podDirs: new PodDirs(nodeHostFs, join(work, 'root')),
       podLogsDir: join(work, 'logs'),
       hostDns: {servers: [], searches: [], options: []},
       clusterDNS: [],

@@ -4,6 +4,7 @@ import {beforeEach, describe, expect, it} from 'vitest'
 import type {CriErrorCode} from '../../../src/util/errors.js'
 import type {Container, StaticPod} from '../../../src/api/types.js'
 import {executePlan, type ExecutorDeps, type SyncInputs} from '../../../src/apply/execute-plan.js'
+import {PodDirs} from '../../../src/store/pod-dir.js'
 import {pullImages} from '../../../src/apply/pull-images.js'
 import {createSandbox} from '../../../src/apply/create-sandbox.js'
 import {startContainer} from '../../../src/apply/start-container.js'
@@ -41,6 +42,7 @@ function deps(more: Partial<ExecutorDeps> = {}): ExecutorDeps {
     logger: silentLogger,
     clock: new FakeClock(fake),
     rootDir: ROOT,
+    podDirs: new PodDirs(more.fs ?? fs, more.rootDir ?? ROOT),
     podLogsDir: LOGS,
     hostDns: HOST_DNS,
     clusterDNS: [],

@@ -2,6 +2,7 @@
 // failure code) and image pulls, over the fake CRI.
 import {describe, expect, it} from 'vitest'
 import {executePlan, type ExecutorDeps} from '../../../src/apply/execute-plan.js'
+import {PodDirs} from '../../../src/store/pod-dir.js'
 import type {SyncMetrics} from '../../../src/apply/sync-metrics.js'
 import type {PodActions, PodAction} from '../../../src/decide/actions.js'
 import {EMPTY_OBJECT_STORE} from '../../../src/manifest/object-store.js'
@@ -24,8 +25,9 @@ function recorder(): SyncMetrics & {seen: string[]} {
 function setup(): {fake: FakeRuntime; metrics: ReturnType<typeof recorder>; deps: ExecutorDeps} {
   const fake = new FakeRuntime({images: ['docker.io/library/nginx:1.27'], pullable: ['docker.io/library/redis:7']})
   const metrics = recorder()
+  const fs = new FakeHostFs()
   const deps: ExecutorDeps = {
-    runtime: fake, images: fake, fs: new FakeHostFs(), logger: silentLogger, clock: new FakeClock(fake), rootDir: '/var/lib/kube-node',
+    runtime: fake, images: fake, fs, logger: silentLogger, clock: new FakeClock(fake), rootDir: '/var/lib/kube-node', podDirs: new PodDirs(fs, '/var/lib/kube-node'),
     podLogsDir: '/var/log/pods', hostDns: HOST_DNS, clusterDNS: [], clusterDomain: 'cluster.local', metrics,
   }
   return {fake, metrics, deps}

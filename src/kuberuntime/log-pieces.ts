@@ -68,6 +68,8 @@ export class LineSplitter {
   }
 
   private take(tail?: Buffer): Buffer {
+    // Most lines lie within one chunk: nothing held, no array to build.
+    if (tail && this.heldBytes === 0 && this.held.length === 0) return tail
     const parts = tail ? [...this.held, tail] : this.held
     const data = parts.length === 1 ? parts[0]! : Buffer.concat(parts)
     this.held = []

@@ -50,7 +50,9 @@ export async function streamContainerLog(path: string, opts: LogOptions, write: 
   const emit = async (chunk: Buffer): Promise<void> => {
     for (const seg of splitter.push(chunk)) {
       const p = pieces.piece(seg)
-      if (p) await write(p)
+      // Awaited only when the writer asks to wait: most lines of a long log need no promise.
+      const wait = p && write(p)
+      if (wait) await wait
     }
   }
   try {

@@ -15,6 +15,7 @@ import {parseRoute} from './route.js'
 import {ApiError, failure} from './status.js'
 import {requireCredential} from './credential.js'
 import {Streams} from './streams.js'
+import {TurnShare} from './turn-share.js'
 import {sendStatus} from './respond.js'
 import {serveRoute} from './serve-route.js'
 import type {KubeApiData} from './types.js'
@@ -46,7 +47,7 @@ export function createKubeApi(opts: KubeApiOptions): KubeApi {
     historySize: KUBE_API_LIMITS.historySize,
     onError: (err) => logger.warn('Reading the pods for the API failed', {error: errorMessage(err)}),
   })
-  const ctx: ApiContext = {data, hub, streams, now}
+  const ctx: ApiContext = {data, hub, streams, share: new TurnShare(), now}
 
   async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     try {

@@ -4,7 +4,7 @@
 // that reads slowly holds the reader, not the daemon's memory. Errors before the first byte are a
 // Status; after it, the response just ends.
 import {InvalidInputError, NotFoundError} from '../../util/errors.js'
-import {writeAtClientPace} from './backpressure.js'
+import {PacedWriter} from './backpressure.js'
 import {KUBE_API_LIMITS} from './limits.js'
 import {keepLine, parseLogQuery} from './log-query.js'
 import {tooManyStreams} from './pod-watch.js'
@@ -15,7 +15,7 @@ import type {LogLinePiece} from './types.js'
 const NEWLINE = Buffer.from('\n')
 
 export async function streamPodLog(ctx: ApiContext, namespace: string, name: string, r: ApiRequest): Promise<void> {
-  const {hub, streams, data, now} = ctx
+  const {hub, streams, share, data, now} = ctx
   const {req, res} = r
   const q = parseLogQuery(r.query, now())
   await hub.refresh()
@@ -25,23 +25,27 @@ export async function streamPodLog(ctx: ApiContext, namespace: string, name: str
   // limitBytes reached: the reader stops as when the client goes away.
   const enough = new AbortController()
   const signal = AbortSignal.any([slot.signal, enough.signal])
+  const out = new PacedWriter(res, slot.signal, KUBE_API_LIMITS.stalledClientSeconds * 1000, share)
   let sent = 0
   let skipping = false
-  const write = async (p: LogLinePiece): Promise<void> => {
+  // No promise for a line the client kept pace with: a log is read line by line.
+  const write = (p: LogLinePiece): void | Promise<void> => {
     if (signal.aborted) return
     if (p.first) skipping = !keepLine(q, p.timestamp)
     if (skipping) return
     if (!res.headersSent) res.writeHead(200, {'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private'})
-    let chunk = p.last ? Buffer.concat([p.data, NEWLINE]) : p.data
-    if (q.limitBytes !== undefined && sent + chunk.length >= q.limitBytes) {
-      chunk = chunk.subarray(0, q.limitBytes - sent)
+    let parts = p.last ? [p.data, NEWLINE] : [p.data]
+    let length = p.data.length + (p.last ? NEWLINE.length : 0)
+    if (q.limitBytes !== undefined && sent + length >= q.limitBytes) {
+      parts = [Buffer.concat(parts).subarray(0, q.limitBytes - sent)]
+      length = parts[0]!.length
       enough.abort()
     }
-    sent += chunk.length
+    sent += length
     slot.touch()
     // HEAD: the headers say all there is; nothing more is read.
     if (req.method === 'HEAD') enough.abort()
-    else await writeAtClientPace(res, chunk, slot.signal, KUBE_API_LIMITS.stalledClientSeconds * 1000)
+    else return out.write(parts)
   }
   try {
     await data.log({namespace, name, container: q.container, previous: q.previous, follow: q.follow, tail: q.tailLines, timestamps: q.timestamps}, write, signal)
@@ -55,6 +59,7 @@ export async function streamPodLog(ctx: ApiContext, namespace: string, name: str
     else if (err instanceof InvalidInputError) throw badRequest(err.message)
     else if (!signal.aborted) throw err
   }
+  await out.flush()
   if (!res.headersSent) res.writeHead(200, {'Content-Type': 'text/plain', 'Content-Length': 0})
   if (!res.destroyed) res.end()
 }

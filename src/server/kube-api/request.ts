@@ -4,6 +4,7 @@ import type {Query} from './query.js'
 import type {IncludeObject} from './table.js'
 import type {PodHub} from './pod-hub.js'
 import type {Streams} from './streams.js'
+import type {TurnShare} from './turn-share.js'
 import type {KubeApiData} from './types.js'
 
 export interface ApiRequest {
@@ -19,5 +20,7 @@ export interface ApiContext {
   data: KubeApiData
   hub: PodHub
   streams: Streams
+  /** Each event-loop turn's share of sending, for every long response together. */
+  share: TurnShare
   now: () => number
 }

@@ -27,10 +27,10 @@ export interface Watch {
   stop(): Promise<void>
 }
 
-/** `extra`: more flags for watch (e.g. --config). */
+/** `extra`: more flags for watch (e.g. --config); the /healthz-only listener is off unless it sets --healthz-port. */
 export async function startWatchAs(node: string, dirs: {rootDir: string; logsDir: string}, dir: string, extra: string[] = []): Promise<Watch> {
   const port = await freePort()
-  const child = spawn(process.execPath, argsAs(node, dirs, ['watch', dir, '--port', String(port), '--healthz-port', '0', '--file-check-frequency', '1s', ...extra]), {
+  const child = spawn(process.execPath, argsAs(node, dirs, ['watch', dir, '--port', String(port), ...(extra.includes('--healthz-port') ? [] : ['--healthz-port', '0']), '--file-check-frequency', '1s', ...extra]), {
     env: {...process.env, NO_COLOR: '1'},
     stdio: ['ignore', 'ignore', 'pipe'],
   })

@@ -50,7 +50,7 @@ export class PacedWriter {
     private readonly res: ServerResponse,
     private readonly signal: AbortSignal,
     private readonly stalledMs: number,
-    /** Shared by every long response: each sends within its turn's share (turn-share.ts). */
+    /** Shared by every log read: each sends within its turn's share (turn-share.ts). */
     private readonly share: TurnShare,
     private readonly batchBytes = PACED_BATCH_BYTES,
   ) {}

@@ -20,7 +20,7 @@ export interface ApiContext {
   data: KubeApiData
   hub: PodHub
   streams: Streams
-  /** Each event-loop turn's share of sending, for every long response together. */
+  /** Each event-loop turn's share of sending, for every log read together. */
   share: TurnShare
   now: () => number
 }

@@ -1,30 +1,14 @@
-import {EventEmitter} from 'node:events'
-import type {ServerResponse} from 'node:http'
 import {describe, expect, it} from 'vitest'
 import {PACED_BATCH_BYTES, PacedWriter} from '../../../../src/server/kube-api/backpressure.js'
 import {TurnShare} from '../../../../src/server/kube-api/turn-share.js'
-
-/** A response whose socket takes writes while `accepts`, and emits drain when told. */
-class FakeResponse extends EventEmitter {
-  destroyed = false
-  written: Buffer[] = []
-  accepts = true
-  write(chunk: Buffer): boolean {
-    this.written.push(chunk)
-    return this.accepts
-  }
-  destroy(): void {
-    this.destroyed = true
-    this.emit('close')
-  }
-}
+import {fakeResponse, type FakeResponse} from '../../../support/fake-response.js'
 
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r))
 const NL = Buffer.from('\n')
 
 function writer(): {res: FakeResponse; out: PacedWriter} {
-  const res = new FakeResponse()
-  const out = new PacedWriter(res as unknown as ServerResponse, new AbortController().signal, 30_000, new TurnShare())
+  const res = fakeResponse()
+  const out = new PacedWriter(res, new AbortController().signal, 30_000, new TurnShare())
   return {res, out}
 }
 

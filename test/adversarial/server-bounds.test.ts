@@ -169,9 +169,10 @@ describe('server bounds under many local clients', () => {
         expect(own.status).toBe(200)
         expect(own.ms).toBeLessThan(1000)
         expect(main.status).toBe(200)
-        // On a quiet machine 0.3 s; 2.7 s when each log line was its own write and the log
-        // readers took whole turns of the event loop.
-        expect(main.ms).toBeLessThan(2000)
+        // 0.3 s on a quiet machine and 1.3–1.4 s beside six busy loops on the two cores. When each
+        // log line was a write of its own and the readers took whole turns of the event loop, it
+        // was 2.7 s on a quiet machine and 5–7 s beside three busy loops.
+        expect(main.ms).toBeLessThan(3000)
         const times: number[] = []
         for (let i = 0; i < 10; i++) {
           times.push((await healthz(watch.port)).ms)

@@ -4,6 +4,7 @@ import {containerLog} from '../services/logs.js'
 import {selectOnly} from '../services/query/select-pods.js'
 import {namespaceFlags, podQuery, podRefs, selectorFlags} from '../cli/pod-flags.js'
 import {InvalidInputError} from '../util/errors.js'
+import {GatheredWrites} from '../util/gathered-writes.js'
 
 const NEWLINE = Buffer.from('\n')
 
@@ -54,13 +55,17 @@ export default class Logs extends BaseCommand<typeof Logs> {
     const target = ref ?? (await selectOnly(node, podQuery(f)))
     const abort = new AbortController()
     const offSignals = this.onSignals(() => abort.abort())
+    // Lines go to stdout in 64 KiB writes: a write per line costs more than the line.
+    const out = new GatheredWrites(writeToStdout, () => abort.abort())
     try {
       await containerLog(
         node,
         {pod: target.name, namespace: target.namespace, ...(f.container ? {container: f.container} : {}), previous: f.previous, follow: f.follow, timestamps: f.timestamps, ...(f.tail >= 0 ? {tail: f.tail} : {}), signal: abort.signal},
-        (piece) => writeToStdout(piece.last ? Buffer.concat([piece.data, NEWLINE]) : piece.data),
+        (piece) => out.write(piece.last ? [piece.data, NEWLINE] : [piece.data]),
       )
     } finally {
+      // What was gathered before an error or an interrupt is still printed.
+      await out.flush().catch(() => undefined)
       offSignals()
     }
   }

@@ -4,7 +4,8 @@
 // that reads slowly holds the reader, not the daemon's memory. Errors before the first byte are a
 // Status; after it, the response just ends.
 import {InvalidInputError, NotFoundError} from '../../util/errors.js'
-import {PacedWriter} from './backpressure.js'
+import {GatheredWrites} from '../../util/gathered-writes.js'
+import {writeAtClientPace} from './backpressure.js'
 import {KUBE_API_LIMITS} from './limits.js'
 import {keepLine, parseLogQuery} from './log-query.js'
 import {tooManyStreams} from './pod-watch.js'
@@ -25,7 +26,15 @@ export async function streamPodLog(ctx: ApiContext, namespace: string, name: str
   // limitBytes reached: the reader stops as when the client goes away.
   const enough = new AbortController()
   const signal = AbortSignal.any([slot.signal, enough.signal])
-  const out = new PacedWriter(res, slot.signal, KUBE_API_LIMITS.stalledClientSeconds * 1000, share)
+  // Lines go out in 64 KiB writes, each within the turn's share for all log reads (turn-share.ts).
+  const stalledMs = KUBE_API_LIMITS.stalledClientSeconds * 1000
+  const out = new GatheredWrites(
+    async (chunk) => {
+      await share.take(chunk.length)
+      await writeAtClientPace(res, chunk, slot.signal, stalledMs)
+    },
+    () => res.destroy(),
+  )
   let sent = 0
   let skipping = false
   // No promise for a line the client kept pace with: a log is read line by line.

@@ -1,6 +1,7 @@
 // Hostile requests against watch's HTTP endpoints: each gets a 4xx or a closed connection, and
 // the server keeps answering /healthz afterwards. First against the server in-process (fast, every
-// case), then against a real `kube-node watch` process (the `GET //` that used to kill it).
+// case), then against a real `kube-node watch` process (the `GET //` that used to kill it, and a
+// flood of scrapes that would have become a flood of runtime calls).
 import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -140,6 +141,31 @@ describe('HTTP endpoints of a real kube-node watch', () => {
   afterAll(async () => {
     await watch.stop()
     dirs.cleanup()
+  })
+
+  it('any local user scraping /metrics/resource as fast as it can makes the runtime list container stats at most once a second', async () => {
+    const calls = async (): Promise<number> => {
+      const text = await (await fetch(`http://127.0.0.1:${watch.port}/metrics`)).text()
+      return Number(/^kubelet_runtime_operations_total\{operation_type="list_container_stats"\} (\d+)$/m.exec(text)?.[1] ?? 0)
+    }
+    const before = await calls()
+    const started = performance.now()
+    let scrapes = 0
+    await Promise.all(
+      Array.from({length: 16}, async () => {
+        while (performance.now() - started < 3000) {
+          const res = await fetch(`http://127.0.0.1:${watch.port}/metrics/resource`)
+          expect(res.status).toBe(200)
+          await res.text()
+          scrapes++
+        }
+      }),
+    )
+    const seconds = (performance.now() - started) / 1000
+    const made = (await calls()) - before
+    console.log(`${scrapes} scrapes of /metrics/resource in ${seconds.toFixed(1)} s: ${made} ListContainerStats calls`)
+    expect(scrapes).toBeGreaterThan(100)
+    expect(made).toBeLessThanOrEqual(Math.ceil(seconds) + 1)
   })
 
   it.each(HOSTILE)('%s: the daemon survives', async (_name, payload, kind) => {

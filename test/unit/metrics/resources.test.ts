@@ -5,6 +5,7 @@ import {renderResourceMetrics} from '../../../src/metrics/resources.js'
 import {resourceMetrics} from '../../../src/metrics/resource-collector.js'
 import {FakeRuntime} from '../../support/fake-runtime.js'
 import {realClock} from '../../../src/util/clock.js'
+import {FakeClock} from '../../support/fake-clock.js'
 import type {Logger} from '../../../src/util/logger.js'
 
 function container(id: string, name: string, over: Partial<RuntimeContainer> = {}): RuntimeContainer {
@@ -89,6 +90,24 @@ describe('resourceMetrics (collector)', () => {
     expect(body).toMatch(/^node_cpu_usage_seconds_total 1\.6 \d+$/m)
     expect(body).toMatch(/^node_memory_working_set_bytes 2560000 \d+$/m)
     expect(body).toMatch(/^resource_scrape_error 0$/m)
+  })
+
+  it('asks the runtime at most once a second, however many scrapes come', async () => {
+    const rt = new FakeRuntime()
+    let calls = 0
+    const list = rt.listContainerStats.bind(rt)
+    rt.listContainerStats = () => (calls++, list())
+    const clock = new FakeClock()
+    const scrape = resourceMetrics({runtime: rt, pods: () => [], readText, clock, logger: quiet})
+    const bodies = await Promise.all(Array.from({length: 50}, () => scrape()))
+    expect(calls).toBe(1)
+    expect(new Set(bodies).size).toBe(1)
+    clock.advance(999)
+    await scrape()
+    expect(calls).toBe(1)
+    clock.advance(1)
+    await scrape()
+    expect(calls).toBe(2)
   })
 
   it('says resource_scrape_error 1 when ListContainerStats fails', async () => {

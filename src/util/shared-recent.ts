@@ -1,0 +1,22 @@
+// A value that costs something to get (a runtime call behind an endpoint anyone on the host may
+// ask) and that any number of clients ask for: callers at the same time share one getting, and a
+// value got less than `maxAgeMs` ago is handed out again. What the daemon and the runtime spend
+// on it is then bounded by time, not by how many clients ask or how fast. A failed getting is not
+// kept: the next caller tries again.
+export function sharedRecent<T>(get: () => Promise<T>, maxAgeMs: number, now: () => number): () => Promise<T> {
+  let inFlight: Promise<T> | undefined
+  let last: {value: T; at: number} | undefined
+  return () => {
+    if (last && now() - last.at < maxAgeMs) return Promise.resolve(last.value)
+    if (!inFlight) {
+      const at = now()
+      inFlight = get()
+        .then((value) => {
+          last = {value, at}
+          return value
+        })
+        .finally(() => (inFlight = undefined))
+    }
+    return inFlight
+  }
+}

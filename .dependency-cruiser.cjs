@@ -121,11 +121,11 @@ module.exports = {
     },
     {
       name: 'pure-modules-do-no-io',
-      comment: 'decisions, pod facts, status and the builders are pure: no file system, process, network, timers or clock, and no host/ file (but the types of host/port.ts)',
+      comment: 'decisions, pod facts, status and the builders are pure: no file system, process, network, timers or clock (util/clock, util/gathered-writes), and no host/ file (but the types of host/port.ts)',
       severity: 'error',
       from: {path: PURE},
       to: {
-        path: '^(node:)?(fs|fs/promises|child_process|net|dgram|dns|dns/promises|http|https|http2|tls|timers|timers/promises|process|os|worker_threads|readline)$|^src/util/clock\\.ts$|^src/host/',
+        path: '^(node:)?(fs|fs/promises|child_process|net|dgram|dns|dns/promises|http|https|http2|tls|timers|timers/promises|process|os|worker_threads|readline)$|^src/util/(clock|gathered-writes)\\.ts$|^src/host/',
         dependencyTypesNot: ['type-only'],
       },
     },

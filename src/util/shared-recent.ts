@@ -7,7 +7,9 @@ export function sharedRecent<T>(get: () => Promise<T>, maxAgeMs: number, now: ()
   let inFlight: Promise<T> | undefined
   let last: {value: T; at: number} | undefined
   return () => {
-    if (last && now() - last.at < maxAgeMs) return Promise.resolve(last.value)
+    // A clock set back makes the age negative: such a value is not known to be recent.
+    const age = last ? now() - last.at : -1
+    if (last && age >= 0 && age < maxAgeMs) return Promise.resolve(last.value)
     if (!inFlight) {
       const at = now()
       inFlight = get()

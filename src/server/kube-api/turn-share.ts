@@ -1,10 +1,10 @@
 // One share of each event-loop turn for all log reads together (watches send small events and
-// are bounded by MAX_PENDING_BYTES instead). libuv takes one new
-// connection from a listener per turn (libuv/libuv#3696), so a turn in which 32 log reads each
-// parse and send a chunk delays every client still waiting to connect by that much, and a burst
-// of connections waits for as many turns as it holds. Capping the bytes the log reads send
-// in one turn keeps each turn short, whatever the number of readers; what did not fit goes on in
-// the next turn, after that turn has taken its connection and read its requests.
+// are bounded by MAX_PENDING_BYTES instead). libuv takes one new connection from a listener per
+// turn (libuv/libuv#3696), so a turn in which 32 log reads each parse and send a chunk delays
+// every client still waiting to connect by that much, and a burst of connections waits for as
+// many turns as it holds. Capping the bytes the log reads send in one turn keeps each turn short,
+// whatever the number of readers; what did not fit goes on in the next turn, after that turn has
+// taken its connection and read its requests.
 
 /** Bytes the log reads may send in one event-loop turn, all of them together. */
 export const TURN_SHARE_BYTES = 256 * 1024

@@ -14,6 +14,15 @@ describe('sharedRecent', () => {
     expect(gets).toBe(2)
   })
 
+  it('hands out no value from the future: a clock set back an hour gets anew', async () => {
+    let t = 3_600_000
+    let gets = 0
+    const get = sharedRecent(async () => ++gets, 1000, () => t)
+    expect(await get()).toBe(1)
+    t = 0
+    expect(await get()).toBe(2)
+  })
+
   it('keeps no failure: the next caller tries again', async () => {
     let fail = true
     const get = sharedRecent(async () => (fail ? Promise.reject(new Error('down')) : 'up'), 1000, () => 0)

@@ -1,6 +1,9 @@
 // Operator commands against a real containerd: logs, exec, plan and version.
+import {spawn} from 'node:child_process'
+import {appendFileSync, readdirSync} from 'node:fs'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {NODE, kn, makeDirs, podYaml, writeManifest} from './support.js'
+import {NODE, eventually, kn, knArgs, makeDirs, podYaml, writeManifest} from './support.js'
 
 const dirs = makeDirs()
 
@@ -26,6 +29,24 @@ describe('operator commands (real containerd)', () => {
     expect(r.stdout).toBe('line-one\nline-two\n')
     const ts = await kn(dirs, ['logs', `talk-${NODE}`, '--tail', '1', '--timestamps'])
     expect(ts.stdout).toMatch(/^\d{4}-\d\d-\d\dT\S+Z line-two\n$/)
+  })
+
+  it('logs -f prints what is appended at once, not when enough has gathered, and stops cleanly on SIGINT', async () => {
+    const child = spawn(process.execPath, knArgs(dirs, ['logs', '-f', '--tail', '1', 'talk']), {env: {...process.env, NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+    try {
+      await eventually(() => (out.includes('line-two') ? true : undefined), 20_000, 'the last line before following')
+      const log = readdirSync(dirs.logsDir, {recursive: true, encoding: 'utf8'}).find((f) => f.endsWith('.log'))
+      expect(log).toBeDefined()
+      appendFileSync(join(dirs.logsDir, log!), `${new Date().toISOString()} stdout F appended while following\n`)
+      await eventually(() => (out.includes('appended while following\n') ? true : undefined), 10_000, 'the appended line')
+      expect(out).toBe('line-two\nappended while following\n')
+    } finally {
+      child.kill('SIGINT')
+    }
+    expect(await exited).toBe(0)
   })
 
   it('exec runs a command and passes its exit code on', async () => {

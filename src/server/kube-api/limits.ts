@@ -15,6 +15,4 @@ export const KUBE_API_LIMITS = {
   podPollMs: 1000,
   /** Pod changes kept for watches that start from an older resourceVersion. */
   historySize: 1000,
-  /** Lists share a read this recent. */
-  listFreshMs: 250,
 } as const

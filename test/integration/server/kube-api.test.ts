@@ -338,6 +338,15 @@ describe.runIf(haveKubectl)('the real kubectl against the API', () => {
     expect(logCalls.at(-1)).toMatchObject({namespace: 'default', name: 'web-n1', previous: true})
   })
 
+  it('logs --limit-bytes cuts the log at that byte, inside a line or at its end; HEAD sends no body', async () => {
+    expect((await kubectl('logs', 'web-n1', '--limit-bytes', '10')).stdout).toBe('line 1\nlin')
+    expect((await kubectl('logs', 'web-n1', '--limit-bytes', '7')).stdout).toBe('line 1\n')
+    expect((await kubectl('logs', 'web-n1', '--limit-bytes', '1000')).stdout).toBe('line 1\nline 2\nline 3\n')
+    const head = await fetch(`${base}/api/v1/namespaces/default/pods/web-n1/log`, {method: 'HEAD', headers: AUTH})
+    expect(head.status).toBe(200)
+    expect(await head.text()).toBe('')
+  })
+
   it('logs -f streams until kubectl goes away, and frees the stream', async () => {
     const child = spawn(KUBECTL, [...kubectlTarget(), 'logs', '-f', 'web-n1'], {env: {...process.env, KUBECONFIG: '/dev/null'}})
     let out = ''

@@ -52,7 +52,7 @@ function data(): KubeApiData {
 const TOKEN = 'adversarial-test-token'
 
 async function start(refusal?: string): Promise<void> {
-  api = createKubeApi({data: data(), logger: silentLogger, now: () => Date.now(), refusal, credential: TOKEN})
+  api = createKubeApi({data: data(), logger: silentLogger, now: () => Date.now(), sleep: async () => {}, refusal, credential: TOKEN})
   server = await startServer({address: '127.0.0.1', port: 'ephemeral', healthzPort: 0, handlers: {pods: () => ({items: pods}), healthz: () => ({ok: true}), metrics: async () => '', kubeApi: api}, logger: silentLogger})
   base = `http://127.0.0.1:${server.port}`
 }
@@ -413,7 +413,7 @@ describe('slow and remote clients', () => {
   it('with --allow-remote-api any Host is served', async () => {
     api.close()
     await server.close()
-    api = createKubeApi({data: data(), logger: silentLogger, now: () => Date.now(), anyHost: true, credential: TOKEN})
+    api = createKubeApi({data: data(), logger: silentLogger, now: () => Date.now(), sleep: async () => {}, anyHost: true, credential: TOKEN})
     server = await startServer({address: '127.0.0.1', port: 'ephemeral', healthzPort: 0, handlers: {pods: () => ({}), healthz: () => ({ok: true}), metrics: async () => '', kubeApi: api}, logger: silentLogger})
     const r = await rawRequest(server.port, 'GET /api/v1/pods HTTP/1.1\r\nHost: node1.example:10255\r\nConnection: close\r\n\r\n')
     expect(r.status).toBe(200)

@@ -13,7 +13,7 @@ import {eventually, knArgs, makeDirs, podYaml, writeManifest} from '../e2e/suppo
 import {argsAs, freePort, startWatchAs, type Watch} from './support/daemon.js'
 import {healthz, rawRequest} from './support/raw-http.js'
 import {readApiCredential} from '../../src/node/api-credential.js'
-import {startAsNobody} from './support/nobody.js'
+import {nodeAsNobody, startAsNobody} from './support/nobody.js'
 
 const NODE = 'adv-bounds'
 const POD = `quiet-${NODE}`
@@ -264,6 +264,31 @@ describe('server bounds under many local clients', () => {
     } finally {
       await attacker.stop()
     }
+  })
+
+  it('an unprivileged local user (nobody) listing pods from 16 connections at once costs the runtime a bounded number of reads', async () => {
+    const listReads = async (): Promise<number> => {
+      const text = await (await fetch(`http://127.0.0.1:${watch.port}/metrics`)).text()
+      const m = /^kubelet_runtime_operations_total\{operation_type="list_podsandbox"\} (\d+)/m.exec(text)
+      return Number(m?.[1] ?? Number.NaN)
+    }
+    const SECONDS = 2
+    // A pod list needs no credential (as the kubelet's read-only port): anyone on the host can send them.
+    const flood = `
+      const end = Date.now() + ${SECONDS * 1000}
+      let lists = 0
+      const loop = async () => { while (Date.now() < end) { const r = await fetch('http://127.0.0.1:' + process.env.PORT + '/api/v1/pods'); await r.arrayBuffer(); if (r.status === 200) lists++ } }
+      Promise.all(Array.from({length: 16}, loop)).then(() => console.log(lists))`
+    const before = await listReads()
+    const r = nodeAsNobody(flood, {PORT: String(watch.port)})
+    const reads = (await listReads()) - before
+    console.log(`${r.stdout.trim()} pod lists in ${SECONDS} s from 16 connections: ${reads} ListPodSandbox calls (list_podsandbox)`)
+    expect(r.code, r.stderr).toBe(0)
+    expect(Number(r.stdout)).toBeGreaterThan(100)
+    // Reads start at most every ${KUBE_API_LIMITS.minReadGapMs} ms; the daemon's own relist adds
+    // about one a second. Each list made its own read before: over 200 a second.
+    expect(reads).toBeLessThanOrEqual(SECONDS * (1000 / KUBE_API_LIMITS.minReadGapMs + 2) + 6)
+    expect(watch.exited(), watch.stderr()).toBe(false)
   })
 
   it('logs --tail 5 on a log whose one line is 256 MiB finishes promptly, in bounded memory', async () => {

@@ -24,6 +24,8 @@ export interface KubeApiOptions {
   data: KubeApiData
   logger: Logger
   now: () => number
+  /** Waits, on the clock of `now` (reads of the pods are spaced: pod-hub.ts). */
+  sleep: (ms: number) => Promise<void>
   /** When set, every API request is refused with this message (403): see CLI.md on --address. */
   refusal?: string | undefined
   /** Serve requests naming any Host (--allow-remote-api); otherwise only a loopback Host is served. */
@@ -43,6 +45,8 @@ export function createKubeApi(opts: KubeApiOptions): KubeApi {
   const hub = new PodHub({
     load: () => data.pods(),
     now,
+    sleep: opts.sleep,
+    minGapMs: KUBE_API_LIMITS.minReadGapMs,
     pollMs: KUBE_API_LIMITS.podPollMs,
     historySize: KUBE_API_LIMITS.historySize,
     onError: (err) => logger.warn('Reading the pods for the API failed', {error: errorMessage(err)}),

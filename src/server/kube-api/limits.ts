@@ -11,6 +11,8 @@ export const KUBE_API_LIMITS = {
   maxLogSeconds: 4 * 3600,
   /** A log read whose client has taken nothing for this long (its unsent bytes at the bound) ends. */
   stalledClientSeconds: 30,
+  /** The least time between two reads of the pods, however many lists arrive (they share the next read). */
+  minReadGapMs: 100,
   /** How often the pods are re-read while someone watches. */
   podPollMs: 1000,
   /** Pod changes kept for watches that start from an older resourceVersion. */

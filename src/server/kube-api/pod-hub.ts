@@ -2,7 +2,10 @@
 // reads. It re-reads the pods (the same reader `get pods` uses) on a list and, while anyone
 // watches, once per poll period; each change gets the next resourceVersion and goes into a
 // bounded history, so a watch started from a list's resourceVersion misses nothing in between.
-// Reads are serialised: concurrent lists share one read.
+// Every refresh gets a read that starts after it was asked for, so no list answers pods older
+// than the request. Reads are serialised and start at least `minGapMs` apart: the requests that
+// arrive meanwhile share the next read, so a flood of lists (which need no credential) costs the
+// runtime a bounded number of calls a second, however many clients send them.
 import type {Pod} from '../../api/types.js'
 import {diffPods, snapshotOf, type PodChange, type Snapshot} from './pod-diff.js'
 import {apiPod} from './pods.js'
@@ -16,6 +19,10 @@ export type HubListener = (changes: readonly HubChange[]) => void
 export interface PodHubOptions {
   load: () => Promise<Pod[]>
   now: () => number
+  /** Waits, on the same clock as `now`. */
+  sleep: (ms: number) => Promise<void>
+  /** The least time between the starts of two reads. */
+  minGapMs: number
   pollMs: number
   /** Changes kept for watches that start from an older resourceVersion. */
   historySize: number
@@ -32,6 +39,9 @@ export class PodHub {
   private historyFloor: number
   private readonly listeners = new Set<HubListener>()
   private inFlight: Promise<void> | undefined
+  /** The read that the requests arriving during `inFlight` (or within the gap) wait for. */
+  private queued: Promise<void> | undefined
+  private lastStart = Number.NEGATIVE_INFINITY
   private timer: NodeJS.Timeout | undefined
   private loaded = false
 
@@ -44,10 +54,39 @@ export class PodHub {
     return String(this.version)
   }
 
-  /** Re-reads the pods (sharing a read already under way); rejects when the read fails, keeping the pods it had. */
+  /**
+   * Re-reads the pods, in a read that starts after this call (shared with the other callers
+   * waiting for it); rejects when that read fails, keeping the pods it had.
+   */
   refresh(): Promise<void> {
-    this.inFlight ??= this.read().finally(() => (this.inFlight = undefined))
-    return this.inFlight
+    if (this.queued) return this.queued
+    const wait = this.waitMs()
+    if (!this.inFlight && wait === 0) return this.begin()
+    const previous = this.inFlight
+    this.queued = (async () => {
+      await previous?.catch(() => {})
+      const wait = this.waitMs()
+      if (wait > 0) await this.opts.sleep(wait)
+      // Whoever asks from now on may have seen a change this read misses: they wait for the next.
+      this.queued = undefined
+      return this.begin()
+    })()
+    return this.queued
+  }
+
+  /** How long until the next read may start; a clock set back does not hold reads off. */
+  private waitMs(): number {
+    const since = this.opts.now() - this.lastStart
+    return since >= 0 && since < this.opts.minGapMs ? this.opts.minGapMs - since : 0
+  }
+
+  private begin(): Promise<void> {
+    this.lastStart = this.opts.now()
+    const read = this.read().finally(() => {
+      if (this.inFlight === read) this.inFlight = undefined
+    })
+    this.inFlight = read
+    return read
   }
 
   /** The current pods, each with its resourceVersion. */

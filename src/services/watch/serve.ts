@@ -72,6 +72,7 @@ export async function startServing(node: KubeNode, opts: WatchOptions, convergin
     data: kubeApiData(node, opts.version ?? '0.0.0'),
     logger,
     now: () => clock.now(),
+    sleep: (ms) => clock.sleep(ms),
     refusal: remote && !opts.allowRemoteApi ? `kube-node serves its Kubernetes API on a loopback --address only; this watch listens on ${opts.address}: start it with --allow-remote-api to serve the API there (pods have no authentication there)` : undefined,
     // Without --allow-remote-api, only loopback Host names are served (no DNS rebinding).
     anyHost: opts.allowRemoteApi,

@@ -123,7 +123,7 @@ beforeEach(async () => {
   pods = [pod('web'), pod('db', {restarts: 2}), pod('sys', {namespace: 'kube-system', labels: {tier: 'control'}})]
   logCalls = []
   podsError = undefined
-  api = createKubeApi({data: data(), logger: silentLogger, now: () => T0, credential: TOKEN})
+  api = createKubeApi({data: data(), logger: silentLogger, now: () => T0, sleep: async () => {}, credential: TOKEN})
   server = await startServer({address: '127.0.0.1', port: 'ephemeral', healthzPort: 0, handlers: {pods: () => ({}), healthz: () => ({ok: true}), metrics: async () => '', kubeApi: api}, logger: silentLogger})
   base = `http://127.0.0.1:${server.port}`
   tls = await startApiTls({address: '127.0.0.1', certificate: CERT, api, logger: silentLogger})
@@ -258,7 +258,7 @@ describe('the Kubernetes API over HTTP', () => {
   })
 
   it('refuses the API with 403 on a non-loopback address unless allowed', async () => {
-    const refused = createKubeApi({data: data(), logger: silentLogger, now: () => T0, refusal: 'loopback only', credential: TOKEN})
+    const refused = createKubeApi({data: data(), logger: silentLogger, now: () => T0, sleep: async () => {}, refusal: 'loopback only', credential: TOKEN})
     const s = await startServer({address: '127.0.0.1', port: 'ephemeral', healthzPort: 0, handlers: {pods: () => ({}), healthz: () => ({ok: true}), metrics: async () => '', kubeApi: refused}, logger: silentLogger})
     try {
       const res = await fetch(`http://127.0.0.1:${s.port}/api/v1/pods`)

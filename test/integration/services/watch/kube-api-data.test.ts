@@ -40,7 +40,7 @@ describe('the API over a node', () => {
     const manifest = join(work, 'web.yaml')
     writeFileSync(manifest, `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels: {app: web}\nspec:\n  containers:\n  - name: main\n    image: ${IMAGE}\n    command: ["sleep", "3600"]\n`)
     await runPods(node, [manifest], {wait: 'running', timeoutMs: 60_000})
-    api = createKubeApi({data: kubeApiData(node, '0.1.0'), logger: silentLogger, now: () => clock.now(), credential: TOKEN})
+    api = createKubeApi({data: kubeApiData(node, '0.1.0'), logger: silentLogger, now: () => clock.now(), sleep: (ms) => clock.sleep(ms), credential: TOKEN})
     server = await startServer({address: '127.0.0.1', port: 'ephemeral', healthzPort: 0, handlers: {pods: () => ({}), healthz: () => ({ok: true}), metrics: async () => '', kubeApi: api}, logger: silentLogger})
     base = `http://127.0.0.1:${server.port}`
   })

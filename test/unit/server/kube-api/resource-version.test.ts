@@ -73,7 +73,7 @@ describe('PodHub.podsAt', () => {
   const pod = (name: string, phase = 'Running'): Pod => ({metadata: {name, namespace: 'default', uid: `uid-${name}`}, spec: {containers: []}, status: {phase}})
   it('undoes every change after the version: an Exact list sees the pods as they were', async () => {
     let pods = [pod('a'), pod('b')]
-    const h = new PodHub({load: async () => pods, now: () => 1000, pollMs: 60_000, historySize: 10, onError: () => {}})
+    const h = new PodHub({load: async () => pods, now: () => 1000, sleep: async () => {}, minGapMs: 100, pollMs: 60_000, historySize: 10, onError: () => {}})
     await h.refresh()
     const v0 = Number(h.resourceVersion)
     pods = [pod('a', 'Failed'), pod('c')]

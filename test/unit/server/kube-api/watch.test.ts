@@ -31,7 +31,7 @@ describe('watchEventFor: a change through a watch filter', () => {
 
 describe('PodHub', () => {
   function hub(pods: () => Pod[], historySize = 10): PodHub {
-    return new PodHub({load: async () => pods(), now: () => 1000, pollMs: 60_000, historySize, onError: () => {}})
+    return new PodHub({load: async () => pods(), now: () => 1000, sleep: async () => {}, minGapMs: 100, pollMs: 60_000, historySize, onError: () => {}})
   }
 
   it('stamps each change with the next resourceVersion and replays what a watch from a list missed', async () => {
@@ -64,9 +64,67 @@ describe('PodHub', () => {
     expect(h.changesSince(Number(h.resourceVersion) - 1)).toHaveLength(1)
   })
 
+  it('gives each caller a read that starts after it asked, and spaces reads by the gap however many callers ask', async () => {
+    let t = 5000
+    const sleeps: number[] = []
+    const starts: number[] = []
+    let version = 0
+    const reads: (() => void)[] = []
+    const h = new PodHub({
+      load: () => {
+        starts.push(t)
+        const seen = version
+        return new Promise<Pod[]>((resolve) => reads.push(() => resolve([pod('a', `P${seen}`)])))
+      },
+      now: () => t,
+      sleep: async (ms) => {
+        sleeps.push(ms)
+        t += ms
+      },
+      minGapMs: 100,
+      pollMs: 60_000,
+      historySize: 10,
+      onError: () => {},
+    })
+    const first = h.refresh()
+    // A change made while the first read is under way, then 100 callers who saw it.
+    version = 1
+    const later = Array.from({length: 100}, () => h.refresh())
+    t += 30
+    reads.shift()!()
+    await first
+    expect(h.pods()[0]?.status?.phase).toBe('P0')
+    await new Promise((r) => setImmediate(r))
+    // One more read for all of them, begun the gap after the first one began.
+    expect(starts).toEqual([5000, 5100])
+    expect(sleeps).toEqual([70])
+    reads.shift()!()
+    await Promise.all(later)
+    expect(h.pods()[0]?.status?.phase).toBe('P1')
+    // Past the gap, a caller's read starts at once.
+    t += 500
+    const again = h.refresh()
+    expect(starts).toEqual([5000, 5100, 5600])
+    reads.shift()!()
+    await again
+    expect(sleeps).toEqual([70])
+  })
+
+  it('does not hold reads off when the clock is set back', async () => {
+    let t = 10_000
+    let loads = 0
+    const sleeps: number[] = []
+    const h = new PodHub({load: async () => (loads++, [pod('a')]), now: () => t, sleep: async (ms) => void sleeps.push(ms), minGapMs: 100, pollMs: 60_000, historySize: 10, onError: () => {}})
+    await h.refresh()
+    t -= 3_600_000
+    await h.refresh()
+    expect(loads).toBe(2)
+    expect(sleeps).toEqual([])
+  })
+
   it('fails a read that fails (a list answers an error, never stale pods as fresh) and keeps its pods for the watches', async () => {
     let fail = false
-    const h = new PodHub({load: async () => (fail ? Promise.reject(new Error('runtime down')) : [pod('a')]), now: () => 0, pollMs: 60_000, historySize: 10, onError: () => {}})
+    const h = new PodHub({load: async () => (fail ? Promise.reject(new Error('runtime down')) : [pod('a')]), now: () => 0, sleep: async () => {}, minGapMs: 100, pollMs: 60_000, historySize: 10, onError: () => {}})
     await h.refresh()
     fail = true
     await expect(h.refresh()).rejects.toThrow('runtime down')

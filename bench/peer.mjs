@@ -3,7 +3,7 @@
 // repetition: the raw-CRI floor, kube-node in-process, the whole `kube-node run` command and
 // `podman kube play` of the same N pods (then `podman kube down`, untimed for the table); plus the
 // start cost of `kube-node --help`, `version` and `get pods` (50 pods present) against `node -e 0`,
-// and of the single executable (npm run build:sea) when it is built.
+// and of the single executable (npm run build:sea) against its embedded Node's `-e 0`, when it is built.
 // Prints medians and ratios; asserts nothing.
 //
 //   npm run build && node bench/peer.mjs [--sizes 1,10,50,110] [--reps 3] [--start-reps 10] [--json]
@@ -72,6 +72,8 @@ try {
 const P = flags.parallelism ? ints(flags.parallelism)[0] : (h.cliParallelism ?? 8)
 const BIN = join(h.root, 'bin', 'run.js')
 const SEA = join(h.root, 'dist', `kube-node-${process.platform}-${process.arch}`)
+// The Node the executable embeds (npm run build:sea installs it from the registry, pinned).
+const EMBEDDED_NODE = join(REPO, `packaging/node/node_modules/node-${process.platform}-${process.arch}/bin/node`)
 
 let pm
 let podmanVersion = '?'
@@ -128,8 +130,10 @@ async function startCost() {
       {name: 'kube-node get pods', podsPresent: GET_PODS, argv: [BIN, 'get', 'pods', ...h.cliFlags(node)]},
     ]
     // The single executable (npm run build:sea), when built: the same commands without `node`.
-    if (existsSync(SEA)) {
+    // Its ratios are to its own Node's `-e 0` (the one packaging/node pins), not to this one's.
+    if (existsSync(SEA) && existsSync(EMBEDDED_NODE)) {
       rows.push(
+        {name: 'embedded Node -e 0', exe: EMBEDDED_NODE, argv: ['-e', '0'], base: true},
         {name: 'single executable --help', exe: SEA, argv: ['--help']},
         {name: 'single executable version', exe: SEA, argv: ['version', '--runtime-endpoint', h.endpoint]},
       )
@@ -142,8 +146,12 @@ async function startCost() {
         if (rep > 0) r.samples.push(res.secs)
       }
     }
-    const base = median(rows[0].samples)
-    return rows.map(({name, podsPresent, samples}) => ({name, podsPresent, median: median(samples), ratio: median(samples) / base, samples}))
+    // Each row against the `-e 0` row above it: this Node's, then the embedded one's.
+    let base = median(rows[0].samples)
+    return rows.map(({name, podsPresent, samples, base: isBase}) => {
+      if (isBase) base = median(samples)
+      return {name, podsPresent, median: median(samples), ratio: median(samples) / base, samples}
+    })
   } finally {
     await h.downDir(dir, node)
   }
@@ -274,7 +282,7 @@ async function main() {
   }
   if (start) {
     out.push('')
-    out.push(`| start cost (whole process, median of ${START_REPS}) | time | × \`node -e 0\` |`)
+    out.push(`| start cost (whole process, median of ${START_REPS}) | time | × its Node's \`-e 0\` |`)
     out.push('| --- | --- | --- |')
     for (const row of start) out.push(`| \`${row.name}\`${row.podsPresent ? ` (${row.podsPresent} pods present)` : ''} | ${row.median.toFixed(3)} s | ${r(row.ratio)} |`)
   }

@@ -337,11 +337,36 @@ cleanup_network() {
 # --- commands --------------------------------------------------------------------------------
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
+# containerd 1.6 can leave a shim running for a container that exited while containerd was down
+# (containerd/containerd#6771; test/e2e/runtime-restart.test.ts kills it on purpose): no task, no
+# child, and an id containerd no longer knows. Each such shim holds a few MiB until it is stopped.
+reap_orphan_shims() {
+  local pid ns id i
+  local -a argv
+  for pid in $(pids_with_args -address "$SOCK"); do
+    { mapfile -d '' -t argv <"/proc/$pid/cmdline"; } 2>/dev/null || continue
+    ns='' id=''
+    for ((i = 0; i + 1 < ${#argv[@]}; i++)); do
+      case ${argv[i]} in
+        -namespace) ns=${argv[i + 1]} ;;
+        -id) id=${argv[i + 1]} ;;
+      esac
+    done
+    [[ -n $ns && -n $id ]] || continue
+    [[ -z $(children_of "$pid") ]] || continue
+    # Known to containerd (a container being created or removed right now included): not ours to stop.
+    ctr_ -n "$ns" containers ls -q 2>/dev/null | grep -qxF "$id" && continue
+    log "stopping an orphaned shim (container ${id:0:12} is unknown to containerd)"
+    stop_pid "$pid" "containerd shim"
+  done
+}
+
 cmd_up() {
   local start
   start=$(now_ms)
   ensure_packages
   start_containerd
+  reap_orphan_shims
   start_registry
   ensure_image pause 3.9 '["/bin/sleep"]' '["infinity"]'
   ensure_image busybox latest '[]' '["sh"]'

@@ -2,7 +2,7 @@
 // the file's own node, and looks at the runtime (sandboxes, tasks, leaks) independent of kube-node.
 import {afterAll, afterEach, beforeAll, expect} from 'vitest'
 import {spawn, type ChildProcess} from 'node:child_process'
-import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
 import {get as httpGet} from 'node:http'
 import {createServer as createNetServer} from 'node:net'
 import {basename, join} from 'node:path'
@@ -67,6 +67,30 @@ export function writePods(dir: string, names: string[]): void {
 
 export function ctrIds(filter: string): string[] {
   return ctr(['containers', 'ls', '-q', filter]).split('\n').filter(Boolean)
+}
+
+/**
+ * Shims of the test runtime that run for no container containerd knows, and hold no process: what
+ * containerd 1.6 leaves when a container exits while it is down (containerd/containerd#6771).
+ */
+export function orphanShims(): string[] {
+  const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d))
+  const read = (pid: string, file: string): string | undefined => {
+    try {
+      return readFileSync(`/proc/${pid}/${file}`, 'utf8')
+    } catch {
+      return undefined
+    }
+  }
+  const parents = new Set(procs.map((pid) => read(pid, 'stat')?.split(') ')[1]?.split(' ')[1]))
+  const known = new Set(ctr(['containers', 'ls', '-q']).split('\n').filter(Boolean))
+  return procs.flatMap((pid) => {
+    const argv = read(pid, 'cmdline')?.split('\0') ?? []
+    const arg = (name: string): string | undefined => argv[argv.indexOf(name) + 1]
+    if (!argv[0]?.endsWith('containerd-shim-runc-v2') || arg('-address') !== SOCKET || arg('-namespace') !== 'k8s.io') return []
+    const id = arg('-id') ?? ''
+    return known.has(id) || parents.has(pid) ? [] : [`pid ${pid} for ${id.slice(0, 12)}`]
+  })
 }
 
 /** Sandboxes of one pod, by the kubelet's pod-name label (ctr, independent of kube-node). */

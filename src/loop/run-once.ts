@@ -244,8 +244,19 @@ function endOf(failures: readonly StepFailure[], g: Goal, left: number): {outcom
   }
   if (permanent) return {outcome: 'failed', reason: `${permanent.container ? `container "${permanent.container}" ` : ''}${permanent.reason}: ${permanent.message}`}
   if (g.state === 'done' || g.state === 'failed') return {outcome: g.state, reason: g.reason}
-  if (left <= 0) return {outcome: 'timeout', reason: `timed out: ${g.reason}`}
-  return {reason: g.reason}
+  const reason = withPodFailure(g.reason, failures)
+  if (left <= 0) return {outcome: 'timeout', reason: `timed out: ${reason}`}
+  return {reason}
+}
+
+/**
+ * A failure of the pod itself (its sandbox, its directory on a full disk) leaves no trace in the
+ * status, whose containers only wait in ContainerCreating (the kubelet records it as an event): the
+ * reason names it, so that progress and a timeout say why the pod is still Pending.
+ */
+function withPodFailure(reason: string, failures: readonly StepFailure[]): string {
+  const f = failures.find((x) => x.container === '')
+  return f ? `${reason}: ${f.reason}: ${f.message}` : reason
 }
 
 /** GC of one pod of the run; a failure only delays it (the next run or `watch` collects it). */

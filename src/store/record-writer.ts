@@ -1,6 +1,9 @@
 // Writes one small file per pod, only when its content changed and at most once per interval:
 // a pod whose status changes every second (a crash loop, a flapping probe) costs one write per
 // interval, and the last content is always written in the end (a trailing write, or flush()).
+// A write that fails (a full disk) keeps its content and is tried again, at intervals that double
+// up to a bound; the failure is logged once, and again only after a write has worked, so an outage
+// of weeks costs a line per pod, not one per pod per second.
 import type {Clock} from '../util/clock.js'
 import {errorMessage} from '../util/errors.js'
 import type {Logger} from '../util/logger.js'
@@ -14,7 +17,12 @@ export interface RecordWriterOptions {
   write(uid: string, text: string): Promise<void>
   /** What a file of this kind is called in logs. */
   what: string
+  /** Longest wait before a failed write is tried again. */
+  maxRetryMs?: number | undefined
 }
+
+/** After a failed write, the next try waits this many intervals, doubled per failure up to maxRetryMs. */
+const DEFAULT_MAX_RETRY_MS = 60_000
 
 interface Entry {
   written?: string | undefined
@@ -22,6 +30,8 @@ interface Entry {
   lastWriteAt: number
   cancel?: (() => void) | undefined
   inflight?: Promise<void> | undefined
+  /** Failed writes in a row (0: the last write worked). */
+  failures: number
 }
 
 export class RecordWriter {
@@ -37,7 +47,7 @@ export class RecordWriter {
 
   /** Schedules `text` as the pod's content; unchanged content is never written again. */
   set(uid: string, text: string): void {
-    const e = this.entries.get(uid) ?? {lastWriteAt: -Infinity}
+    const e = this.entries.get(uid) ?? {lastWriteAt: -Infinity, failures: 0}
     this.entries.set(uid, e)
     if (text === (e.pending ?? e.written)) return
     e.pending = text
@@ -46,7 +56,7 @@ export class RecordWriter {
 
   private schedule(uid: string, e: Entry): void {
     if (e.cancel || e.inflight || e.pending === undefined) return
-    const wait = e.lastWriteAt + this.opts.minIntervalMs - this.opts.clock.now()
+    const wait = e.lastWriteAt + this.intervalAfter(e.failures) - this.opts.clock.now()
     if (wait <= 0) void this.writeNow(uid, e)
     else e.cancel = this.opts.clock.after(wait, () => void this.writeNow(uid, e))
   }
@@ -69,6 +79,12 @@ export class RecordWriter {
     }
   }
 
+  private intervalAfter(failures: number): number {
+    if (failures === 0) return this.opts.minIntervalMs
+    const max = this.opts.maxRetryMs ?? DEFAULT_MAX_RETRY_MS
+    return Math.min(max, Math.max(1, this.opts.minIntervalMs) * 2 ** Math.min(failures, 30))
+  }
+
   private writeNow(uid: string, e: Entry): Promise<void> {
     e.cancel = undefined
     const text = e.pending
@@ -80,8 +96,15 @@ export class RecordWriter {
       .then(() => {
         e.written = text
         this.writes++
+        if (e.failures > 0) this.opts.logger.info(`Writing the pod's ${this.opts.what} works again`, {uid, failedWrites: e.failures})
+        e.failures = 0
       })
-      .catch((err: unknown) => this.opts.logger.warn(`Could not write the pod's ${this.opts.what}`, {uid, err: errorMessage(err)}))
+      .catch((err: unknown) => {
+        if (e.failures === 0) this.opts.logger.warn(`Could not write the pod's ${this.opts.what}; trying again, quietly until it works`, {uid, err: errorMessage(err)})
+        e.failures++
+        // Still to be written, unless something newer came meanwhile.
+        e.pending ??= text
+      })
       .finally(() => {
         e.inflight = undefined
         // What came while writing waits for the next interval.

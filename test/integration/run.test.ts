@@ -259,6 +259,18 @@ describe('run over the fake CRI', () => {
       expect(again!.outcome).toBe('done')
     })
 
+    it('a sandbox the runtime keeps failing to create: the progress and the timeout name the runtime\'s error, not only Pending', async () => {
+      fake.failNext('RunPodSandbox', 'Unknown', 'failed to setup network for sandbox: plugin type="bridge" failed', Number.POSITIVE_INFINITY)
+      const waits: string[] = []
+      const [r] = await runPods(node, [write('web.yaml', pod('web'))], {wait: 'running', timeoutMs: 30_000, stableForMs: WINDOW}, (e) => {
+        if (e.kind === 'waiting') waits.push(e.text)
+      })
+      expect(r!.outcome).toBe('timeout')
+      expect(r!.reason).toMatch(/^timed out: pod is Pending: CreatePodSandboxError: failed to create sandbox: .*plugin type="bridge" failed/)
+      expect(waits.at(-1)).toMatch(/CreatePodSandboxError/)
+      expect(fake.mutatingCalls()).not.toContain('CreateContainer')
+    })
+
     it('the deadline interrupts a sync that is stuck in the runtime (a pull that never answers)', async () => {
       fake.stall('PullImage')
       const start = clock.now()

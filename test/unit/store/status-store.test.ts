@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import type {PodStatus} from '../../../src/api/types.js'
 import {MAX_MESSAGE_CHARS, readAllStatusRecords, readStatusRecord, StatusStore} from '../../../src/store/status-store.js'
 import {podDataDir} from '../../../src/kuberuntime/naming.js'
-import {silentLogger} from '../../../src/util/logger.js'
+import {createLogger, silentLogger} from '../../../src/util/logger.js'
 import {FakeClock} from '../../support/fake-clock.js'
 import {FakeHostFs} from '../../support/fake-host-fs.js'
 import {makeStaticPod, UID} from '../../support/pods.js'
@@ -79,5 +79,43 @@ describe('StatusStore', () => {
     clock.advance(5000)
     await store.flush()
     expect(await readStatusRecord(fs, ROOT, UID)).toBeUndefined()
+  })
+
+  it('on a full disk: one warning per pod, tries that space out, and the last status written once the disk has room', async () => {
+    class FullFs extends FakeHostFs {
+      full = true
+      tries = 0
+      override async writeFile(path: string, data: string | Buffer, mode: number): Promise<void> {
+        this.tries++
+        if (this.full) throw Object.assign(new Error('ENOSPC: no space left on device, write'), {code: 'ENOSPC'})
+        return super.writeFile(path, data, mode)
+      }
+    }
+    const fs = new FullFs()
+    const clock = new FakeClock()
+    const lines: string[] = []
+    const logger = createLogger({verbosity: 0, format: 'json', write: (l) => lines.push(l)})
+    const store = new StatusStore({fs, rootDir: ROOT, clock, logger}, WRITER)
+    const sp = makeStaticPod()
+    // A daemon records the same status every second for ten minutes while the disk is full.
+    for (let i = 0; i < 600; i++) {
+      store.record(sp, waiting('ErrImagePull'))
+      await settle()
+      clock.advance(1000)
+      await settle()
+    }
+    expect(lines.filter((l) => l.includes('Could not write'))).toHaveLength(1)
+    expect(lines[0]).toContain('ENOSPC')
+    // 1, 2, 4, ... 32 s, then once a minute: not one try a second.
+    expect(fs.tries).toBeGreaterThan(5)
+    expect(fs.tries).toBeLessThan(20)
+    expect(await readStatusRecord(fs, ROOT, UID)).toBeUndefined()
+    // Room again: the status is written at the next try, though it never changed.
+    fs.full = false
+    clock.advance(60_000)
+    await settle()
+    await settle()
+    expect((await readStatusRecord(fs, ROOT, UID))?.status).toEqual(waiting('ErrImagePull'))
+    expect(lines.filter((l) => l.includes('works again'))).toHaveLength(1)
   })
 })

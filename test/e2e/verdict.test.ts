@@ -3,6 +3,8 @@
 // by its deadline or on SIGTERM, whatever the terminal. Through the shipped bin/run.js, on containerd.
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {BUSYBOX, ROOT, ctrContainersWithLabel, knArgs, knAs, makeDirs, writeManifest} from './support.js'
 
 const NODE = 'verdict'
@@ -110,6 +112,28 @@ describe('run: a verdict CI can trust (real containerd)', () => {
     expect(r.stdout).toMatch(/container "main" cannot start: RunContainerError .*"slep": executable file not found/)
     // One sandbox and one container instance: the run did not hammer the runtime with restarts.
     expect(ctrContainersWithLabel(POD_NAME_LABEL, `wrong-cmd-${NODE}`)).toHaveLength(2)
+  })
+
+  it('a full disk under --root-dir: the run ends by its deadline naming ENOSPC, warns once, and creates nothing', async () => {
+    const full = {rootDir: join(dirs.work, 'full-root'), logsDir: dirs.logsDir}
+    mkdirSync(full.rootDir, {recursive: true})
+    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k,mode=0750', 'tmpfs', full.rootDir], {encoding: 'utf8'})
+    expect(mount.status, mount.stderr).toBe(0)
+    try {
+      try {
+        writeFileSync(join(full.rootDir, 'filler'), Buffer.alloc(512 * 1024))
+      } catch (err) {
+        expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC')
+      }
+      const r = await knAs(NODE, full, ['run', '-f', writeManifest(dirs.work, 'full.yaml', pod('full', FOREVER)), '--timeout', '4s'])
+      expect(r.code, r.stderr).toBe(1)
+      expect(r.stdout).toMatch(/full-verdict did not reach its goal: timed out: pod is Pending: CreatePodSandboxError: cannot prepare the pod's directory: ENOSPC/)
+      // One warning per record, not one per sync.
+      expect(r.stderr.match(/Could not write/g)?.length ?? 0).toBeLessThanOrEqual(2)
+      expect(ctrContainersWithLabel(POD_NAME_LABEL, `full-${NODE}`)).toEqual([])
+    } finally {
+      spawnSync('umount', [full.rootDir])
+    }
   })
 })
 

@@ -25,8 +25,11 @@ export async function tryLockFile(path: string): Promise<LockAttempt> {
       await file.close()
       return {taken: false, holder}
     }
+    // Without its PID the lock names no holder, and `run` would not see this watch: no start then.
     await file.truncate(0)
-    await file.write(`${process.pid}\n`, 0)
+    await file.write(`${process.pid}\n`, 0).catch((err: unknown) => {
+      throw new Error(`cannot write this process's PID into the lock file ${path}: ${err instanceof Error ? err.message : String(err)}`, {cause: err})
+    })
   } catch (err) {
     await file.close()
     throw err

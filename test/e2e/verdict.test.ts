@@ -131,6 +131,10 @@ describe('run: a verdict CI can trust (real containerd)', () => {
       // One warning per record, not one per sync.
       expect(r.stderr.match(/Could not write/g)?.length ?? 0).toBeLessThanOrEqual(2)
       expect(ctrContainersWithLabel(POD_NAME_LABEL, `full-${NODE}`)).toEqual([])
+      // watch does not start on it: its lock would name no holder. One sentence naming the file.
+      const w = await knAs(NODE, full, ['watch', join(dirs.work, 'no-manifests'), '--port', '0', '--healthz-port', '0'])
+      expect(w.code).toBe(1)
+      expect(w.stderr.trim()).toBe(`error: cannot write this process's PID into the lock file ${join(full.rootDir, 'kube-node.lock')}: ENOSPC: no space left on device, write`)
     } finally {
       spawnSync('umount', [full.rootDir])
     }

@@ -10,8 +10,18 @@ import {join} from 'node:path'
 export async function writeRecordFile(dir: string, name: string, text: string, mode: number): Promise<void> {
   await mkdir(dir, {recursive: true, mode: 0o750})
   const tmp = join(dir, `.${name}.${process.pid}.tmp`)
-  await writeFile(tmp, text, {mode})
-  await rename(tmp, join(dir, name))
+  await replaceThrough(tmp, join(dir, name), () => writeFile(tmp, text, {mode}))
+}
+
+/** Writes `tmp` and renames it to `path`; a failure (a full disk) leaves no temporary file behind. */
+async function replaceThrough(tmp: string, path: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write()
+    await rename(tmp, path)
+  } catch (err) {
+    await rm(tmp, {force: true}).catch(() => undefined)
+    throw err
+  }
 }
 
 /**
@@ -23,8 +33,7 @@ export async function writeRecordFile(dir: string, name: string, text: string, m
 export async function replaceRecordFile(path: string, text: string, mode: number): Promise<void> {
   const tmp = `${path}.${process.pid}.tmp`
   await rm(tmp, {force: true})
-  await writeFile(tmp, text, {mode, flag: 'wx'})
-  await rename(tmp, path)
+  await replaceThrough(tmp, path, () => writeFile(tmp, text, {mode, flag: 'wx'}))
 }
 
 /** Removes a record; no error when it is missing. */

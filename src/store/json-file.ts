@@ -19,6 +19,12 @@ export async function readJsonFile(fs: HostFs, path: string, maxBytes: number): 
 export async function writeJsonFile(fs: HostFs, path: string, text: string): Promise<void> {
   // A name of its own per write: two processes (a `run` beside a `watch`) never share one.
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`)
-  await fs.writeFile(tmp, text, 0o640)
-  await fs.rename(tmp, path)
+  try {
+    await fs.writeFile(tmp, text, 0o640)
+    await fs.rename(tmp, path)
+  } catch (err) {
+    // A write that failed (a full disk) has often created the file: each retry would leave one more.
+    await fs.unlink(tmp).catch(() => undefined)
+    throw err
+  }
 }

@@ -3,7 +3,7 @@
 // by its deadline or on SIGTERM, whatever the terminal. Through the shipped bin/run.js, on containerd.
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {BUSYBOX, ROOT, ctrContainersWithLabel, knArgs, knAs, makeDirs, writeManifest} from './support.js'
 
@@ -131,6 +131,8 @@ describe('run: a verdict CI can trust (real containerd)', () => {
       // One warning per record, not one per sync.
       expect(r.stderr.match(/Could not write/g)?.length ?? 0).toBeLessThanOrEqual(2)
       expect(ctrContainersWithLabel(POD_NAME_LABEL, `full-${NODE}`)).toEqual([])
+      // The failed writes left no temporary files to fill what space comes back.
+      expect(readdirSync(full.rootDir, {recursive: true, encoding: 'utf8'}).filter((f) => f.endsWith('.tmp'))).toEqual([])
       // watch does not start on it: its lock would name no holder. One sentence naming the file.
       const w = await knAs(NODE, full, ['watch', join(dirs.work, 'no-manifests'), '--port', '0', '--healthz-port', '0'])
       expect(w.code).toBe(1)

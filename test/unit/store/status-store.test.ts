@@ -87,8 +87,10 @@ describe('StatusStore', () => {
       tries = 0
       override async writeFile(path: string, data: string | Buffer, mode: number): Promise<void> {
         this.tries++
-        if (this.full) throw Object.assign(new Error('ENOSPC: no space left on device, write'), {code: 'ENOSPC'})
-        return super.writeFile(path, data, mode)
+        if (!this.full) return super.writeFile(path, data, mode)
+        // As the kernel does: the file is created, its content is not.
+        await super.writeFile(path, '', mode)
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), {code: 'ENOSPC'})
       }
     }
     const fs = new FullFs()
@@ -110,6 +112,8 @@ describe('StatusStore', () => {
     expect(fs.tries).toBeGreaterThan(5)
     expect(fs.tries).toBeLessThan(20)
     expect(await readStatusRecord(fs, ROOT, UID)).toBeUndefined()
+    // No try leaves its temporary file behind.
+    expect([...fs.files.keys()].filter((f) => f.endsWith('.tmp'))).toEqual([])
     // Room again: the status is written at the next try, though it never changed.
     fs.full = false
     clock.advance(60_000)

@@ -75,13 +75,19 @@ export async function writeAtomicDir(dir: string, files: readonly HostFile[]): P
   await mkdir(dir, {recursive: true, mode: 0o755})
   if (await samePayload(dir, files)) return false
   const payload = await mkdtemp(join(dir, PAYLOAD_PREFIX))
-  // mkdtemp makes 0700; containers running as other users must be able to read through it.
-  await chmod(payload, 0o755)
-  for (const f of files) {
-    const path = join(payload, f.path)
-    await mkdir(dirname(path), {recursive: true, mode: 0o755})
-    await writeFile(path, f.data, {mode: f.mode})
-    await chmod(path, f.mode) // the umask may have removed bits
+  try {
+    // mkdtemp makes 0700; containers running as other users must be able to read through it.
+    await chmod(payload, 0o755)
+    for (const f of files) {
+      const path = join(payload, f.path)
+      await mkdir(dirname(path), {recursive: true, mode: 0o755})
+      await writeFile(path, f.data, {mode: f.mode})
+      await chmod(path, f.mode) // the umask may have removed bits
+    }
+  } catch (err) {
+    // A payload left half written (a full volume) would hold its space until the next good write.
+    await rm(payload, {recursive: true, force: true}).catch(() => undefined)
+    throw err
   }
   await rm(join(dir, DATA_TMP_LINK), {force: true})
   await symlink(basename(payload), join(dir, DATA_TMP_LINK))

@@ -29,6 +29,12 @@ function pod(name: string, startAfter?: string, image = IMAGE, extra = ''): stri
   return podManifest(name, {image, extra, annotations: startAfter === undefined ? {} : {'kube-node.io/start-after': startAfter}})
 }
 
+// Fake time: every sleep advances the clock at once, and a held pod polls (sleeps) while the pods
+// it waits for do real file I/O, so on a loaded machine its polling can run a minute of fake time
+// out before they are Ready (a CI run saw 'web' time out at 60 s). An hour of fake time costs at
+// most a few thousand quick polls.
+const FAKE_DEADLINE_MS = 3_600_000
+
 describe('start-after over the fake CRI', () => {
   let work: string
   let fake: FakeRuntime
@@ -70,7 +76,7 @@ describe('start-after over the fake CRI', () => {
 
   it('run creates a pod only after the pods it starts after are Ready, even listed first', async () => {
     const files = [write('web.yaml', pod('web', 'api, etcd')), write('api.yaml', pod('api', 'etcd')), write('etcd.yaml', pod('etcd'))]
-    const results = await runPods(node, files, {wait: 'running', timeoutMs: 60_000})
+    const results = await runPods(node, files, {wait: 'running', timeoutMs: FAKE_DEADLINE_MS})
     // Results keep the order of the arguments; every pod reached its goal.
     expect(results.map((r) => [r.sp.manifestName, r.outcome])).toEqual([['web', 'done'], ['api', 'done'], ['etcd', 'done']])
     expect(creations()).toEqual(['sandbox etcd-node1', 'start etcd-node1', 'sandbox api-node1', 'start api-node1', 'sandbox web-node1', 'start web-node1'])
@@ -78,14 +84,14 @@ describe('start-after over the fake CRI', () => {
 
   it('run with one worker and the dependent first does not deadlock', async () => {
     node.config.parallelism = 1
-    const results = await runPods(node, [write('api.yaml', pod('api', 'etcd')), write('etcd.yaml', pod('etcd'))], {wait: 'none', timeoutMs: 60_000})
+    const results = await runPods(node, [write('api.yaml', pod('api', 'etcd')), write('etcd.yaml', pod('etcd'))], {wait: 'none', timeoutMs: FAKE_DEADLINE_MS})
     expect(results.map((r) => r.outcome)).toEqual(['done', 'done'])
     expect(creations()).toEqual(['sandbox etcd-node1', 'start etcd-node1', 'sandbox api-node1', 'start api-node1'])
   })
 
   it('run fails a pod at once when a pod it starts after fails, and creates nothing of it', async () => {
     const neverPulled = `${MISSING}\n    imagePullPolicy: Never`
-    const results = await runPods(node, [write('etcd.yaml', pod('etcd', undefined, neverPulled)), write('api.yaml', pod('api', 'etcd'))], {wait: 'running', timeoutMs: 60_000})
+    const results = await runPods(node, [write('etcd.yaml', pod('etcd', undefined, neverPulled)), write('api.yaml', pod('api', 'etcd'))], {wait: 'running', timeoutMs: FAKE_DEADLINE_MS})
     const api = results.find((r) => r.sp.manifestName === 'api')!
     expect(api.outcome).toBe('failed')
     expect(api.reason).toMatch(/^not started: it starts after pod "etcd", which will not become Ready \(failed: container "main" is waiting: ErrImageNeverPull/)
@@ -94,7 +100,7 @@ describe('start-after over the fake CRI', () => {
   })
 
   it('a pod that already has a sandbox is not held back by a pod that is not Ready', async () => {
-    await runPods(node, [write('etcd.yaml', pod('etcd')), write('api.yaml', pod('api', 'etcd'))], {wait: 'running', timeoutMs: 60_000})
+    await runPods(node, [write('etcd.yaml', pod('etcd')), write('api.yaml', pod('api', 'etcd'))], {wait: 'running', timeoutMs: FAKE_DEADLINE_MS})
     // etcd now cannot start (its image is gone); api's container died and must restart anyway.
     const apiContainer = [...fake.containers.entries()].find(([, c]) => c.status.labels['io.kubernetes.pod.name'] === 'api-node1')![0]
     fake.exitContainer(apiContainer, 1)

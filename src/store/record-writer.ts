@@ -17,12 +17,10 @@ export interface RecordWriterOptions {
   write(uid: string, text: string): Promise<void>
   /** What a file of this kind is called in logs. */
   what: string
-  /** Longest wait before a failed write is tried again. */
-  maxRetryMs?: number | undefined
 }
 
-/** After a failed write, the next try waits this many intervals, doubled per failure up to maxRetryMs. */
-const DEFAULT_MAX_RETRY_MS = 60_000
+/** The longest wait before a failed write is tried again (the wait doubles per failure up to it). */
+const MAX_RETRY_MS = 60_000
 
 interface Entry {
   written?: string | undefined
@@ -81,8 +79,7 @@ export class RecordWriter {
 
   private intervalAfter(failures: number): number {
     if (failures === 0) return this.opts.minIntervalMs
-    const max = this.opts.maxRetryMs ?? DEFAULT_MAX_RETRY_MS
-    return Math.min(max, Math.max(1, this.opts.minIntervalMs) * 2 ** Math.min(failures, 30))
+    return Math.min(MAX_RETRY_MS, Math.max(1, this.opts.minIntervalMs) * 2 ** Math.min(failures, 30))
   }
 
   private writeNow(uid: string, e: Entry): Promise<void> {

@@ -65,8 +65,8 @@ export class PodHub {
     const previous = this.inFlight
     this.queued = (async () => {
       await previous?.catch(() => {})
-      const wait = this.waitMs()
-      if (wait > 0) await this.opts.sleep(wait)
+      const left = this.waitMs()
+      if (left > 0) await this.opts.sleep(left)
       // Whoever asks from now on may have seen a change this read misses: they wait for the next.
       this.queued = undefined
       return this.begin()

@@ -3,6 +3,7 @@
 // owner's PID, written in place: the lock is on this inode, a rename would put an unlocked one there.
 import {constants} from 'node:fs'
 import {open, realpath, stat, type FileHandle} from 'node:fs/promises'
+import {errorMessage} from '../util/errors.js'
 import {holdsExclusiveLock, tryLockExclusive} from './flock.js'
 
 /** Longer than any PID line: what is read of the file to name its holder. */
@@ -28,7 +29,7 @@ export async function tryLockFile(path: string): Promise<LockAttempt> {
     // Without its PID the lock names no holder, and `run` would not see this watch: no start then.
     await file.truncate(0)
     await file.write(`${process.pid}\n`, 0).catch((err: unknown) => {
-      throw new Error(`cannot write this process's PID into the lock file ${path}: ${err instanceof Error ? err.message : String(err)}`, {cause: err})
+      throw new Error(`cannot write this process's PID into the lock file ${path}: ${errorMessage(err)}`, {cause: err})
     })
   } catch (err) {
     await file.close()

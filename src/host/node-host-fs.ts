@@ -54,7 +54,7 @@ export const nodeHostFs: HostFs = {
   watchDir,
   async stat(path, opts = {}) {
     const st = await (opts.follow === true ? stat(path) : lstat(path)).catch(ignoreMissing)
-    return st && {type: typeOf(st), size: st.size, mode: st.mode & 0o7777, gid: st.gid, ino: st.ino, version: `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`, changedAtMs: st.ctimeMs}
+    return st && {type: typeOf(st), size: st.size, mode: st.mode & 0o7777, gid: st.gid, ino: st.ino, version: `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`, changedAtMs: st.ctimeMs, modifiedAtMs: st.mtimeMs}
   },
   realpath: (path) => realpath(path),
   chmod: (path, mode) => chmod(path, mode),

@@ -31,6 +31,8 @@ export interface PathInfo {
   version?: string
   /** When the file last changed (its ctime), in ms since the epoch, with the version. */
   changedAtMs?: number
+  /** When the file's content was last written (its mtime), in ms since the epoch, where the implementation knows it. */
+  modifiedAtMs?: number
 }
 
 /** An open file read at positions (a container's log, a termination message): no whole-file reads of what a container wrote. */

@@ -5,6 +5,7 @@
 // history GC keeps (leaks()). Runs as node `faults`: kube-node touches only that node's pods.
 // containerd itself killed and restarted: runtime-restart.test.ts, which runs alone.
 import {afterEach, describe, expect, it} from 'vitest'
+import {readdirSync, utimesSync, writeFileSync} from 'node:fs'
 import {createServer as createHttpServer, type Server} from 'node:http'
 import {join} from 'node:path'
 import {callName, startStallProxy, stallFirst, type StallProxy} from './stall-proxy.js'
@@ -14,7 +15,7 @@ import {criRuntime, dirs, faultHooks, kn, leaks, names, NODE, ourSandboxCount, P
 describe('faults (real containerd)', () => {
   const hooks = faultHooks()
 
-  it('run killed -9 at random points of a 20-pod converge, ten times: the next run converges without leaks', async () => {
+  it('run killed -9 at random points of a 20-pod converge, ten times: the next run converges without leaks, and removes half-written records', async () => {
     const dir = join(dirs.work, 'kill9')
     const pods = names('k', 20)
     writePods(dir, pods)
@@ -32,12 +33,23 @@ describe('faults (real containerd)', () => {
       // It may have finished first on a late kill; it must never have failed.
       expect(r.signal === 'SIGKILL' || r.code === 0, `iteration ${i}: ${r.stderr}`).toBe(true)
     }
+    // What a kill in the middle of a record write leaves (a temporary file), aged past any write,
+    // as weeks of restarts would leave them; and the kills' own leftovers, if any, aged with them.
+    const podsDir = join(dirs.rootDir, 'pods')
+    const hourAgo = new Date(Date.now() - 3_600_000)
+    for (const uid of readdirSync(podsDir)) {
+      writeFileSync(join(podsDir, uid, '.status.json.0badc0de.tmp'), '{"apiVersion":')
+      for (const f of readdirSync(join(podsDir, uid))) if (f.endsWith('.tmp')) utimesSync(join(podsDir, uid, f), hourAgo, hourAgo)
+    }
+    const temporaries = (): string[] => readdirSync(podsDir).flatMap((uid) => readdirSync(join(podsDir, uid)).filter((f) => f.endsWith('.tmp')).map((f) => `${uid}/${f}`))
+    expect(temporaries().length).toBeGreaterThanOrEqual(20)
     const r = await kn(['run', '-f', dir, '--timeout', '2m'])
     const story = `kill delays ${delays.join(',')} ms, sandboxes then ${atKill.join(',')}`
     expect(r.code, `${story}: ${r.stderr}`).toBe(0)
     expect(r.stdout.split('\n').filter((l) => / Running /.test(l))).toHaveLength(20)
     for (const p of pods) expect(readySandboxesOf(p), p).toHaveLength(1)
     expect(await leaks(pods), story).toEqual([])
+    expect(temporaries()).toEqual([])
     console.log(story)
   }, 240_000)
 

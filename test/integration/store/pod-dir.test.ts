@@ -1,9 +1,9 @@
-import {chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {nodeHostFs} from '../../../src/host/node-host-fs.js'
-import {ensurePodDir, PodDirs} from '../../../src/store/pod-dir.js'
+import {ensurePodDir, PodDirs, STALE_TEMPORARY_MS} from '../../../src/store/pod-dir.js'
 import {writeJsonFile} from '../../../src/store/json-file.js'
 
 const dirs: string[] = []
@@ -96,5 +96,56 @@ describe('PodDirs', () => {
     const writes = new PodDirs(nodeHostFs, join(temp(), 'root'))
     const denied = Object.assign(new Error('EACCES: permission denied'), {code: 'EACCES'})
     await expect(writes.write('uid-1', () => Promise.reject(denied))).rejects.toBe(denied)
+  })
+})
+
+describe('PodDirs: what a killed process left half written', () => {
+  /** A pod directory as a process killed in the middle of its record writes leaves it, `ageMs` later. */
+  const killedMidWrite = (root: string, ageMs = STALE_TEMPORARY_MS + 60_000): string => {
+    const dir = join(root, 'pods/uid-1')
+    mkdirSync(dir, {recursive: true, mode: 0o750})
+    for (const name of ['status.json', 'events.json', 'pod.json', '.status.json.0a1b2c3d.tmp', '.events.json.ffffffff.tmp', '.pod.json.4242.tmp', '.hidden', 'x.tmp']) writeFileSync(join(dir, name), '{')
+    mkdirSync(join(dir, '.volume.1.tmp'))
+    symlinkSync('/etc/hostname', join(dir, '.link.2.tmp'))
+    const then = new Date(Date.now() - ageMs)
+    for (const name of readdirSync(dir)) if (name !== '.link.2.tmp') utimesSync(join(dir, name), then, then)
+    return dir
+  }
+
+  it("removes the stale temporary files at the process's first look, and nothing else", async () => {
+    const root = join(temp(), 'root')
+    const dir = killedMidWrite(root)
+    await new PodDirs(nodeHostFs, root).ensure('uid-1')
+    expect(readdirSync(dir).sort()).toEqual(['.hidden', '.link.2.tmp', '.volume.1.tmp', 'events.json', 'pod.json', 'status.json', 'x.tmp'])
+    expect(existsSync('/etc/hostname')).toBe(true)
+  })
+
+  it('keeps a temporary file that a live writer may still be renaming', async () => {
+    const root = join(temp(), 'root')
+    const dir = killedMidWrite(root, STALE_TEMPORARY_MS - 60_000)
+    await new PodDirs(nodeHostFs, root).ensure('uid-1')
+    expect(readdirSync(dir)).toContain('.status.json.0a1b2c3d.tmp')
+  })
+
+  it('looks once per pod and process, and again after the pod was forgotten', async () => {
+    const root = join(temp(), 'root')
+    killedMidWrite(root)
+    const fs = {...nodeHostFs, list: vi.fn(nodeHostFs.list)}
+    const dirs = new PodDirs(fs, root)
+    await dirs.ensure('uid-1')
+    await dirs.ensure('uid-1')
+    await dirs.write('uid-1', () => writeJsonFile(fs, join(root, 'pods/uid-1/status.json'), '{}'))
+    expect(fs.list).toHaveBeenCalledTimes(1)
+    dirs.forget('uid-1')
+    await dirs.ensure('uid-1')
+    expect(fs.list).toHaveBeenCalledTimes(2)
+  })
+
+  it('never fails the pod when the directory cannot be read', async () => {
+    const root = join(temp(), 'root')
+    killedMidWrite(root)
+    const denied = Object.assign(new Error('EACCES: permission denied'), {code: 'EACCES'})
+    const fs = {...nodeHostFs, list: vi.fn(() => Promise.reject(denied)), unlink: vi.fn(() => Promise.reject(denied))}
+    await expect(new PodDirs(fs, root).ensure('uid-1')).resolves.toBe(join(root, 'pods/uid-1'))
   })
 })

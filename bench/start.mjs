@@ -3,7 +3,9 @@
 // `npm run build:sea` on the Node that packaging/node pins) against that same Node's own `node -e 0`,
 // and bin/run.js against the Node running this script. Each command is spawned whole, the columns
 // interleaved, one untimed round first; medians of --reps rounds, and ratios to each Node's
-// `-e 0`. `version` makes one CRI Version call; `get pods` reads an empty node.
+// `-e 0`. `version` makes one CRI Version call; `get pods` reads an empty node. Two rows show the
+// least any gRPC client on the embedded Node can cost: loading node:http2 alone, and one bare CRI
+// Version call over it with no library (bench/lib/bare-version.cjs).
 //
 //   npm run build && npm run build:sea && node bench/start.mjs [--reps 15]
 //
@@ -27,6 +29,8 @@ const node = ['--runtime-endpoint', flags.endpoint, '--root-dir', join(work, 'ro
 const run = join(REPO, 'bin/run.js')
 const rows = [
   ['embedded Node -e 0', embedded, ['-e', '0'], 'embedded'],
+  ['embedded Node, node:http2 loaded', embedded, ['-e', "require('node:http2')"], 'embedded'],
+  ['embedded Node, bare CRI Version call', embedded, [join(REPO, 'bench/lib/bare-version.cjs'), flags.endpoint], 'embedded'],
   ['executable version', exe, ['version', ...node], 'embedded'],
   ['executable get pods', exe, ['get', 'pods', ...node], 'embedded'],
   [`node ${process.version} -e 0`, process.execPath, ['-e', '0'], 'this'],
@@ -49,7 +53,7 @@ try {
 }
 const loadEnd = checkLoad('at the end')
 const med = times.map(median)
-const base = {embedded: med[0], this: med[3]}
+const base = {embedded: med[0], this: med[rows.findIndex(([, file]) => file === process.execPath)]}
 const embeddedVersion = spawnSync(embedded, ['-p', 'process.version'], {encoding: 'utf8'}).stdout.trim()
 const out = [
   `start cost, ${REPS} rounds, medians; embedded Node ${embeddedVersion}, this Node ${process.version}; ${cpus().length} cores, load average ${loadStart.toFixed(2)} at start, ${loadEnd.toFixed(2)} at end${Math.max(loadStart, loadEnd) > cpus().length ? ' (WARNING: above the core count)' : ''}`,

@@ -36,15 +36,21 @@ export const nodeHostFs: HostFs = {
     // Every record write ensures its pod's three dirs, which nearly always exist: one look each
     // then, not two mkdir and a look (at 110 pods, thousands of thread-pool round trips saved).
     let st = await look().catch(ignoreMissing)
+    let made = false
     if (st === undefined) {
       await mkdir(dirname(path), {recursive: true, mode: 0o755})
-      await mkdir(path, {mode: PRIVATE_DIR_MODE}).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EEXIST') throw err
-      })
+      made = await mkdir(path, {mode: PRIVATE_DIR_MODE}).then(
+        () => true,
+        (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'EEXIST') throw err
+          return false
+        },
+      )
       st = await look()
     }
     if (!st.isDirectory()) throw new Error(`${path} is not a directory (a symlink or a file is in its place)`)
     if (opts.tighten === true && (st.mode & 0o7777) !== PRIVATE_DIR_MODE) await chmod(path, PRIVATE_DIR_MODE)
+    return made
   },
   async removeAll(path) {
     await rm(path, {recursive: true, force: true})

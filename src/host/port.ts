@@ -70,9 +70,9 @@ export interface HostFs {
   /**
    * Makes `path` a directory of mode 0750 (parents as mkdirp); an existing one is tightened only
    * with `tighten` (kube-node's own `pods/` and pod dirs, never a root dir a user pointed at, which
-   * could be `/`); refuses a symlink or a non-directory in its place.
+   * could be `/`); refuses a symlink or a non-directory in its place. True when this call made it.
    */
-  mkdirPrivate(path: string, opts?: {tighten?: boolean}): Promise<void>
+  mkdirPrivate(path: string, opts?: {tighten?: boolean}): Promise<boolean>
   /** Removes a file or directory tree; no error if it is missing. */
   removeAll(path: string): Promise<void>
   /** Names in a directory; none when it is missing. */

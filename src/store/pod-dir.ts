@@ -38,11 +38,15 @@ export async function removeStaleTemporaries(fs: HostFs, dir: string, now: numbe
  * ever reachable by other users.
  */
 export async function ensurePodDir(fs: HostFs, rootDir: string, uid: string): Promise<string> {
+  return (await makePodDir(fs, rootDir, uid)).dir
+}
+
+/** ensurePodDir, and whether it made the pod's directory just now. */
+async function makePodDir(fs: HostFs, rootDir: string, uid: string): Promise<{dir: string; made: boolean}> {
   await fs.mkdirPrivate(rootDir)
   await fs.mkdirPrivate(podsDir(rootDir), {tighten: true})
   const dir = podDataDir(rootDir, uid)
-  await fs.mkdirPrivate(dir, {tighten: true})
-  return dir
+  return {dir, made: await fs.mkdirPrivate(dir, {tighten: true})}
 }
 
 /**
@@ -65,11 +69,12 @@ export class PodDirs {
 
   /** Makes (or tightens) the pod's directory now, whatever this process made before. */
   async ensure(uid: string): Promise<string> {
-    const dir = await ensurePodDir(this.fs, this.rootDir, uid)
+    const {dir, made} = await makePodDir(this.fs, this.rootDir, uid)
     this.made.add(uid)
+    // A directory made just now holds nothing to remove.
     if (!this.swept.has(uid)) {
       this.swept.add(uid)
-      await removeStaleTemporaries(this.fs, dir, Date.now())
+      if (!made) await removeStaleTemporaries(this.fs, dir, Date.now())
     }
     return dir
   }

@@ -32,10 +32,12 @@ export class FakeHostFs implements HostFs {
     if (!this.dirs.has(path)) this.dirs.set(path, mode)
   }
 
-  async mkdirPrivate(path: string): Promise<void> {
+  async mkdirPrivate(path: string): Promise<boolean> {
     this.record('mkdirPrivate', path)
     this.parents(path, 0o755)
+    const made = !this.dirs.has(path)
     this.dirs.set(path, 0o750)
+    return made
   }
 
   async removeAll(path: string): Promise<void> {

@@ -18,7 +18,7 @@ describe('nodeHostFs.mkdirPrivate', () => {
 
   it('makes a missing directory 0750, and its missing parents', async () => {
     const dir = join(work, 'a/b/root')
-    await nodeHostFs.mkdirPrivate(dir)
+    await expect(nodeHostFs.mkdirPrivate(dir)).resolves.toBe(true)
     expect(mode(dir)).toBe(0o750)
     expect(statSync(join(work, 'a/b')).isDirectory()).toBe(true)
   })
@@ -33,8 +33,8 @@ describe('nodeHostFs.mkdirPrivate', () => {
     await nodeHostFs.mkdirPrivate(pods, {tighten: true})
     expect(mode(root)).toBe(0o755)
     expect(mode(pods)).toBe(0o750)
-    // Already right: nothing changes, again and again.
-    await nodeHostFs.mkdirPrivate(pods, {tighten: true})
+    // Already right: nothing changes, again and again; none of these calls made a directory.
+    await expect(nodeHostFs.mkdirPrivate(pods, {tighten: true})).resolves.toBe(false)
     expect(mode(pods)).toBe(0o750)
   })
 
@@ -42,7 +42,7 @@ describe('nodeHostFs.mkdirPrivate', () => {
     const real = join(work, 'real')
     mkdirSync(real)
     symlinkSync(real, join(work, 'root'))
-    await expect(nodeHostFs.mkdirPrivate(join(work, 'root'))).resolves.toBeUndefined()
+    await expect(nodeHostFs.mkdirPrivate(join(work, 'root'))).resolves.toBe(false)
     symlinkSync(real, join(work, 'pods'))
     await expect(nodeHostFs.mkdirPrivate(join(work, 'pods'), {tighten: true})).rejects.toThrow(/is not a directory/)
   })

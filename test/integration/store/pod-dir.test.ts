@@ -141,6 +141,13 @@ describe('PodDirs: what a killed process left half written', () => {
     expect(fs.list).toHaveBeenCalledTimes(2)
   })
 
+  it('does not look into a directory it has just made', async () => {
+    const root = join(temp(), 'root')
+    const fs = {...nodeHostFs, list: vi.fn(nodeHostFs.list)}
+    await new PodDirs(fs, root).ensure('uid-1')
+    expect(fs.list).not.toHaveBeenCalled()
+  })
+
   it('never fails the pod when the directory cannot be read', async () => {
     const root = join(temp(), 'root')
     killedMidWrite(root)

@@ -13,23 +13,18 @@ const TEMPORARY_FILE = /^\.[\w.-]+\.[0-9a-f]+\.tmp$/
 export const STALE_TEMPORARY_MS = 10 * 60_000
 
 /**
- * Removes the stale temporary files in a pod's directory; how many went. Best effort: a file that
- * cannot be looked at or removed stays for the next look, and nothing else is ever touched. `now`
- * is wall-clock time, as the files' times are (not a node clock that tests may fake).
+ * Removes the stale temporary files in a pod's directory. Best effort: a file that cannot be
+ * looked at or removed stays for the next look, and nothing else is ever touched. `now` is
+ * wall-clock time, as the files' times are (not a node clock that tests may fake).
  */
-export async function removeStaleTemporaries(fs: HostFs, dir: string, now: number): Promise<number> {
-  let removed = 0
+async function removeStaleTemporaries(fs: HostFs, dir: string, now: number): Promise<void> {
   for (const name of await fs.list(dir).catch(() => [])) {
     if (!TEMPORARY_FILE.test(name)) continue
     const path = `${dir}/${name}`
     const info = await fs.stat(path).catch(() => undefined)
     if (info?.type !== 'file' || info.modifiedAtMs === undefined || now - info.modifiedAtMs < STALE_TEMPORARY_MS) continue
-    await fs.unlink(path).then(
-      () => removed++,
-      () => undefined,
-    )
+    await fs.unlink(path).catch(() => undefined)
   }
-  return removed
 }
 
 /**

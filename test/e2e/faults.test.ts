@@ -35,14 +35,18 @@ describe('faults (real containerd)', () => {
     }
     // What a kill in the middle of a record write leaves (a temporary file), aged past any write,
     // as weeks of restarts would leave them; and the kills' own leftovers, if any, aged with them.
+    // Only the pods the kills let a run reach have a directory: at least one (ten random kills
+    // within 3 s all landing before the first pod's directory is a chance under 1e-4).
     const podsDir = join(dirs.rootDir, 'pods')
     const hourAgo = new Date(Date.now() - 3_600_000)
-    for (const uid of readdirSync(podsDir)) {
+    const reached = readdirSync(podsDir)
+    expect(reached.length).toBeGreaterThan(0)
+    for (const uid of reached) {
       writeFileSync(join(podsDir, uid, '.status.json.0badc0de.tmp'), '{"apiVersion":')
       for (const f of readdirSync(join(podsDir, uid))) if (f.endsWith('.tmp')) utimesSync(join(podsDir, uid, f), hourAgo, hourAgo)
     }
     const temporaries = (): string[] => readdirSync(podsDir).flatMap((uid) => readdirSync(join(podsDir, uid)).filter((f) => f.endsWith('.tmp')).map((f) => `${uid}/${f}`))
-    expect(temporaries().length).toBeGreaterThanOrEqual(20)
+    expect(temporaries().length).toBeGreaterThanOrEqual(reached.length)
     const r = await kn(['run', '-f', dir, '--timeout', '2m'])
     const story = `kill delays ${delays.join(',')} ms, sandboxes then ${atKill.join(',')}`
     expect(r.code, `${story}: ${r.stderr}`).toBe(0)

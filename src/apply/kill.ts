@@ -4,6 +4,7 @@
 // minimumGracePeriodInSeconds). A pod stops its running containers in parallel, then its sandboxes.
 import type {Container, ContainerPort, Pod} from '../api/types.js'
 import type {RuntimeService} from '../cri/port.js'
+import {isStillStarting} from '../cri/errors.js'
 import type {RuntimeContainer, RuntimePod} from '../kuberuntime/model.js'
 import type {Clock} from '../util/clock.js'
 import type {Logger} from '../util/logger.js'
@@ -239,7 +240,28 @@ export async function stopPodSandboxes(deps: KillDeps, pod: Pod | undefined, obs
   if (failed) throw failed.reason
   for (const s of observed.sandboxes) {
     await deps.runtime.stopPodSandbox(s.id)
-    if (opts.remove) await deps.runtime.removePodSandbox(s.id)
+    if (opts.remove) await removeSandbox(deps, s.id)
+  }
+}
+
+/** How long a removal waits for a container the runtime is still starting: 20 tries, 500 ms apart. */
+const STILL_STARTING_TRIES = 20
+const STILL_STARTING_PAUSE_MS = 500
+
+/**
+ * Removes a stopped sandbox. A `run` killed inside StartContainer leaves the runtime starting that
+ * container for a moment, and containerd refuses to remove it meanwhile: `down` right after such
+ * a kill (a CI job's cleanup) waits that out instead of failing.
+ */
+async function removeSandbox(deps: KillDeps, id: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deps.runtime.removePodSandbox(id)
+    } catch (err) {
+      if (!isStillStarting(err) || attempt >= STILL_STARTING_TRIES) throw err
+      deps.logger.debug(2, 'The runtime is still starting a container of the sandbox; removing it again shortly', {sandbox: id, attempt})
+    }
+    await (deps.clock ?? realClock).sleep(STILL_STARTING_PAUSE_MS)
   }
 }
 

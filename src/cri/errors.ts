@@ -11,6 +11,15 @@ export function isNotFound(err: unknown): boolean {
 }
 
 /**
+ * The runtime is still starting a container of the object, and refuses to remove it until then
+ * (containerd: "container is in starting state, can't be removed"): a StartContainer whose
+ * caller was killed goes on in the runtime for a moment. Worth trying again shortly.
+ */
+export function isStillStarting(err: unknown): boolean {
+  return isCriError(err) && /\bin starting state\b/.test(err.detail)
+}
+
+/**
  * The call's result, or undefined when the object is gone: a container or sandbox can disappear
  * between a list and a status call, and a cleanup of something already removed is done.
  */

@@ -249,13 +249,9 @@ export const names = (prefix: string, n: number) => Array.from({length: n}, (_, 
  * test's kill leaves the next test a clean node.
  */
 export async function downAll(): Promise<void> {
-  let first = await kn(['down', '--all'])
-  // A StartContainer of a run killed just now may still be under way in containerd ("container is
-  // in starting state, can't be removed") until containerd sees the call cancelled.
-  for (let i = 0; i < 40 && first.code !== 0 && /starting state/.test(first.stderr); i++) {
-    await sleep(500)
-    first = await kn(['down', '--all'])
-  }
+  // A StartContainer of a run killed just now may still be under way in containerd: `down`
+  // itself waits that out (apply/kill.ts removeSandbox).
+  const first = await kn(['down', '--all'])
   if (first.code === 0) return
   const ours = new Set(ctr(['containers', 'ls', '-q', `labels."${NODE_LABEL}"==${NODE}`]).split('\n').filter(Boolean))
   const created = ctr(['tasks', 'ls'])

@@ -319,6 +319,50 @@ describe('stopPodSandboxes', () => {
   })
 })
 
+describe('stopPodSandboxes removing: a container the runtime is still starting', () => {
+  // containerd's answer while a StartContainer goes on after its caller (a `run`) was killed.
+  const STARTING = 'failed to remove container "c1": failed to set removing state for container "c1": container is in starting state, can\'t be removed'
+
+  async function setup(): Promise<{fake: FakeRuntime; clock: FakeClock; rp: RuntimePod; stop: () => Promise<void>}> {
+    const fake = new FakeRuntime()
+    const clock = new FakeClock()
+    const id = await fake.runPodSandbox({metadata: {name: 'web-node1', namespace: 'default', uid: 'uid-1', attempt: 0}, hostname: 'web', logDirectory: '', portMappings: [], labels: {}, annotations: {}})
+    const rp: RuntimePod = {
+      uid: 'uid-1', name: 'web-node1', namespace: 'default', manifestName: 'web',
+      sandboxes: [{id, state: 'ready', attempt: 0, createdAt: 1, ip: '', labels: {}, annotations: {}}],
+      containers: [],
+    }
+    return {fake, clock, rp, stop: () => stopPodSandboxes({runtime: fake, logger: silentLogger, clock}, undefined, rp, {remove: true})}
+  }
+
+  it('waits the start out: the removal is tried again 500 ms apart until the runtime takes it', async () => {
+    const {fake, clock, rp, stop} = await setup()
+    fake.failNext('RemovePodSandbox', 'Unknown', STARTING, 3)
+    const start = clock.now()
+    await stop()
+    expect(fake.callsOf('RemovePodSandbox')).toHaveLength(4)
+    expect(clock.now() - start).toBe(1500)
+    expect(await fake.listPodSandbox()).toEqual([])
+    expect(rp.sandboxes).toHaveLength(1)
+  })
+
+  it('fails at once on any other error', async () => {
+    const {fake, stop} = await setup()
+    fake.failNext('RemovePodSandbox', 'Unknown', 'failed to remove container "c1": cannot delete running task c1: failed precondition')
+    await expect(stop()).rejects.toThrow(/cannot delete running task/)
+    expect(fake.callsOf('RemovePodSandbox')).toHaveLength(1)
+  })
+
+  it('gives up after 20 tries (10 s) with the runtime\'s own words', async () => {
+    const {fake, clock, stop} = await setup()
+    fake.failNext('RemovePodSandbox', 'Unknown', STARTING, 1000)
+    const start = clock.now()
+    await expect(stop()).rejects.toThrow(/container is in starting state/)
+    expect(fake.callsOf('RemovePodSandbox')).toHaveLength(20)
+    expect(clock.now() - start).toBe(9500)
+  })
+})
+
 describe('stopPodSandboxes with sidecars: the timing of hooks and stops', () => {
   it('starts every preStop hook at once, sidecars\' too; then stops the main containers, then the sidecars in reverse order', async () => {
     const fake = new FakeRuntime()

@@ -25,7 +25,7 @@ export interface RunningApiTls {
 }
 
 // The bounds of the plain port (server.ts): small GETs, a few connections.
-const LIMITS = {maxHeaderSize: 16 * 1024, headersTimeout: 10_000, requestTimeout: 30_000} as const
+const LIMITS = {maxHeaderSize: 16 * 1024, headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000} as const
 const KEEP_ALIVE_TIMEOUT_MS = 5_000
 const MAX_HEADERS_COUNT = 100
 const MAX_CONNECTIONS = 128

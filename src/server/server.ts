@@ -64,6 +64,9 @@ const SERVER_LIMITS = {
   maxHeaderSize: 16 * 1024,
   headersTimeout: 10_000,
   requestTimeout: 30_000,
+  // Node enforces both timeouts only when it checks its connections, every 30 s by default: a
+  // client sending headers a byte at a time would hold its socket for up to 40 s, not 10.
+  connectionsCheckingInterval: 1_000,
 } as const
 const KEEP_ALIVE_TIMEOUT_MS = 5_000
 const MAX_HEADERS_COUNT = 100

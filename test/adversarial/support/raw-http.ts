@@ -1,25 +1,30 @@
 // Raw bytes to an HTTP port on loopback, and what came back (or that the connection closed):
 // for requests no well-behaved client would send. Every exchange is bounded in time.
 import {connect} from 'node:net'
+import {connect as connectTls} from 'node:tls'
 
 export interface RawReply {
   /** The status code of the first response line, or undefined when none came. */
   status: number | undefined
   text: string
   closed: boolean
+  /** How many of the payload's parts were written before the exchange ended. */
+  partsSent: number
 }
 
-export function rawRequest(port: number, payload: string | Buffer | Array<string | Buffer>, opts: {waitMs?: number; gapMs?: number} = {}): Promise<RawReply> {
+/** With `tls`, the bytes go inside a TLS connection (any certificate accepted), as to the API's TLS port. */
+export function rawRequest(port: number, payload: string | Buffer | Array<string | Buffer>, opts: {waitMs?: number; gapMs?: number; tls?: boolean} = {}): Promise<RawReply> {
   const parts = Array.isArray(payload) ? payload : [payload]
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1')
+    const socket = opts.tls ? connectTls({port, host: '127.0.0.1', rejectUnauthorized: false}) : connect(port, '127.0.0.1')
     let text = ''
     let closed = false
+    let partsSent = 0
     const finish = (): void => {
       clearTimeout(timer)
       socket.destroy()
       const m = /^HTTP\/1\.[01] (\d{3})/.exec(text)
-      resolve({status: m ? Number(m[1]) : undefined, text, closed})
+      resolve({status: m ? Number(m[1]) : undefined, text, closed, partsSent})
     }
     let timer = setTimeout(finish, opts.waitMs ?? 3000)
     socket.on('data', (d: Buffer) => {
@@ -33,15 +38,18 @@ export function rawRequest(port: number, payload: string | Buffer | Array<string
       closed = true
       finish()
     })
-    socket.on('connect', async () => {
+    socket.on(opts.tls ? 'secureConnect' : 'connect', async () => {
       for (const p of parts) {
         if (socket.destroyed) break
         socket.write(p)
+        partsSent++
         if (opts.gapMs) await new Promise((r) => setTimeout(r, opts.gapMs))
       }
     })
   })
 }
+
+const REUSED_CONNECTION_CLOSED: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET'])
 
 /**
  * GET /healthz, bounded to 5 s in all. A kept-alive connection of fetch's pool sits idle between
@@ -57,8 +65,10 @@ export async function healthz(port: number): Promise<{status: number; ms: number
     await res.text()
     return res.status
   }
+  // The close shows as undici's "other side closed", or as a reset when the daemon destroyed the
+  // socket with bytes unread.
   const status = await probe().catch((err: unknown) => {
-    if (signal.aborted || (err as {cause?: {code?: string}}).cause?.code !== 'UND_ERR_SOCKET') throw err
+    if (signal.aborted || !REUSED_CONNECTION_CLOSED.has((err as {cause?: {code?: string}}).cause?.code ?? '')) throw err
     return probe()
   })
   return {status, ms: performance.now() - started}

@@ -22,20 +22,41 @@ export async function tryLockFile(path: string): Promise<LockAttempt> {
   try {
     if (!(await file.stat()).isFile()) throw new NotALockFileError(`${path} is not a regular file`)
     if (!(await tryLockExclusive(file.fd))) {
-      const holder = await readPid(file)
+      const holder = await holderOf(file, path)
       await file.close()
       return {taken: false, holder}
     }
     // Without its PID the lock names no holder, and `run` would not see this watch: no start then.
-    await file.truncate(0)
-    await file.write(`${process.pid}\n`, 0).catch((err: unknown) => {
+    // Written before the rest is cut off, so that a reader never finds the file empty meanwhile.
+    const line = `${process.pid}\n`
+    await file.write(line, 0).catch((err: unknown) => {
       throw new Error(`cannot write this process's PID into the lock file ${path}: ${errorMessage(err)}`, {cause: err})
     })
+    await file.truncate(Buffer.byteLength(line))
   } catch (err) {
     await file.close()
     throw err
   }
   return {taken: true, release: () => release(file)}
+}
+
+/** How long a start that found the lock taken waits for its holder's PID: 20 looks, 50 ms apart. */
+const HOLDER_LOOKS = 20
+const HOLDER_PAUSE_MS = 50
+
+/**
+ * The PID of the process holding the lock, as the file names it and /proc confirms. A holder
+ * writes its PID only after it has the lock, so a start racing it may find the file empty or
+ * still naming an earlier, dead holder: it looks again for a moment rather than name no one, or
+ * the wrong process.
+ */
+async function holderOf(file: FileHandle, path: string): Promise<string | undefined> {
+  for (let look = 1; ; look++) {
+    const pid = await readPid(file)
+    if (pid !== undefined && (await holdsExclusiveLock(Number(pid), path))) return pid
+    if (look >= HOLDER_LOOKS) return undefined
+    await new Promise((resolve) => setTimeout(resolve, HOLDER_PAUSE_MS))
+  }
 }
 
 async function readPid(file: FileHandle): Promise<string | undefined> {

@@ -19,6 +19,16 @@ function newRoot(): string {
   return root
 }
 
+/** Resolves once some process holds a flock on `file` (/proc/locks names its inode). */
+async function eventuallyHeld(file: string): Promise<void> {
+  const ino = statSync(file).ino
+  for (let i = 0; i < 200; i++) {
+    if (readFileSync('/proc/locks', 'utf8').split('\n').some((l) => / FLOCK /.test(l) && l.includes(`:${ino} `))) return
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error(`nobody took the lock on ${file}`)
+}
+
 function start(root: string): {child: ChildProcess; outcome: Promise<string>} {
   const child = spawn(process.execPath, [CHILD, root], {stdio: ['pipe', 'pipe', 'inherit']})
   children.push(child)
@@ -61,6 +71,24 @@ describe('single-instance lock', () => {
     const refused = outcomes.filter((o) => o.startsWith('refused'))
     expect(refused).toHaveLength(7)
     expect(refused[0]).toMatch(/another kube-node \(pid \d+\) is already running with root dir/)
+  })
+
+  it('a refusal names only a PID that /proc shows holding the lock, never a stale one the file still holds', async () => {
+    const root = newRoot()
+    const first = start(root)
+    expect(await first.outcome).toMatch(/^held/)
+    first.child.stdin!.end()
+    await new Promise((r) => first.child.once('exit', r))
+    // A live process that holds nothing (this runner) named in the file, the lock held by another
+    // program: what a start racing a new holder finds before that holder writes its PID.
+    const lockFile = join(root, 'kube-node.lock')
+    writeFileSync(lockFile, `${process.pid}\n`)
+    const squatter = spawn('flock', ['-x', lockFile, 'sleep', '60'], {stdio: 'ignore'})
+    children.push(squatter)
+    await eventuallyHeld(lockFile)
+    const refused = await start(root).outcome
+    expect(refused).toMatch(/^refused another kube-node \(another process\) is already running/)
+    expect(refused).not.toContain(String(process.pid))
   })
 
   it('after the holder is killed -9 the next start succeeds at once', async () => {

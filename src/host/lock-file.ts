@@ -4,6 +4,7 @@
 import {constants} from 'node:fs'
 import {open, realpath, stat, type FileHandle} from 'node:fs/promises'
 import {errorMessage} from '../util/errors.js'
+import {realClock} from '../util/clock.js'
 import {holdsExclusiveLock, tryLockExclusive} from './flock.js'
 
 /** Longer than any PID line: what is read of the file to name its holder. */
@@ -55,7 +56,7 @@ async function holderOf(file: FileHandle, path: string): Promise<string | undefi
     const pid = await readPid(file)
     if (pid !== undefined && (await holdsExclusiveLock(Number(pid), path))) return pid
     if (look >= HOLDER_LOOKS) return undefined
-    await new Promise((resolve) => setTimeout(resolve, HOLDER_PAUSE_MS))
+    await realClock.sleep(HOLDER_PAUSE_MS)
   }
 }
 
